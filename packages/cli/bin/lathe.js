@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Starts Lathe on a supported Node. Lathe needs Node >= 22; when the Node running this file is
+// older (machines that ship Node 20), it re-runs itself with the Node 24 that the setup script
+// installed under the repository's .tools/node, passing arguments, stdio, signals and exit code.
+import { spawn } from "node:child_process";
+import { existsSync, realpathSync } from "node:fs";
+import { constants } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(realpathSync(fileURLToPath(import.meta.url)));
+const major = Number(process.versions.node.split(".")[0]);
+
+if (major >= 22) {
+  await import(join(here, "..", "dist", "main.js"));
+} else {
+  const candidates = [
+    process.env.LATHE_NODE,
+    join(here, "..", "..", "..", ".tools", "node", "node_modules", "node", "bin", "node"),
+  ].filter(Boolean);
+  const node = candidates.find((path) => existsSync(path));
+  if (!node) {
+    process.stderr.write(
+      `lathe: Node ${process.versions.node} is too old; Lathe needs Node 22 or newer.\n` +
+        "Install Node 24, or run the repository's setup (bash scripts/setup.sh), which installs it locally.\n",
+    );
+    process.exit(1);
+  }
+  const child = spawn(node, [join(here, "..", "dist", "main.js"), ...process.argv.slice(2)], { stdio: "inherit" });
+  // In a terminal, Ctrl+C already reaches the child through the process group.
+  const forwarded = process.stdin.isTTY ? ["SIGTERM", "SIGHUP"] : ["SIGINT", "SIGTERM", "SIGHUP"];
+  for (const signal of forwarded) process.on(signal, () => child.kill(signal));
+  if (process.stdin.isTTY) process.on("SIGINT", () => {});
+  child.on("exit", (code, signal) => {
+    process.exit(signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1));
+  });
+}

@@ -1,0 +1,113 @@
+import { parseArgs } from "node:util";
+import { approvalModeSchema, type ApprovalMode } from "@lathe/core";
+import { type Mode, modeSchema } from "@lathe/protocol";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+
+export interface CliArgs {
+  help: boolean;
+  version: boolean;
+  /** Headless when a prompt is given with -p, or when stdin is not a terminal. */
+  print: boolean;
+  prompt?: string;
+  cwd: string;
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  mode?: Mode;
+  approvalMode?: ApprovalMode;
+  maxIterations?: number;
+  outputFormat: OutputFormat;
+}
+
+export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; message: string };
+
+export const usage = `Usage: lathe [options] [prompt]
+
+Lathe is a coding agent: give it a task and it reads and changes your code through tools.
+
+  lathe                      interactive chat in the terminal
+  lathe -p "task"            headless run: do the task, print the result, exit
+
+Options:
+  -p, --print                run headless (the prompt is the argument, or stdin)
+      --cwd DIR              project directory (default: the current directory)
+      --model PROVIDER:MODEL openai | anthropic | google | deepseek | openai-compatible | ollama
+      --base-url URL         override the provider's base URL
+      --api-key KEY          API key for this run (prefer env vars or credentials.json)
+      --mode MODE            agent (default) | ask | plan | debug
+      --approval-mode MODE   manual | ask_first (default) | auto_edit | auto | yolo
+      --max-iterations N     tool rounds per message before stopping (default 25)
+      --output-format FMT    text (default) | json | stream-json
+  -v, --version              print the version
+  -h, --help                 print this help
+
+Exit codes: 0 completed, 1 error, 2 usage, 3 iteration limit, 4 cancelled,
+5 denied by policy, 6 provider authentication error.
+`;
+
+export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  const { values, positionals } = parsed;
+  const outputFormat = values["output-format"] ?? "text";
+  if (outputFormat !== "text" && outputFormat !== "json" && outputFormat !== "stream-json") {
+    return { ok: false, message: `--output-format must be text, json or stream-json, not "${outputFormat}"` };
+  }
+  const mode = values.mode === undefined ? undefined : modeSchema.safeParse(values.mode);
+  if (mode && !mode.success) return { ok: false, message: `--mode must be one of ${modeSchema.options.join(", ")}` };
+  const approval = values["approval-mode"] === undefined ? undefined : approvalModeSchema.safeParse(values["approval-mode"]);
+  if (approval && !approval.success) {
+    return { ok: false, message: `--approval-mode must be one of ${approvalModeSchema.options.join(", ")}` };
+  }
+  let maxIterations: number | undefined;
+  if (values["max-iterations"] !== undefined) {
+    maxIterations = Number(values["max-iterations"]);
+    if (!Number.isInteger(maxIterations) || maxIterations < 1) {
+      return { ok: false, message: "--max-iterations must be a positive whole number" };
+    }
+  }
+  const prompt = positionals.length > 0 ? positionals.join(" ") : undefined;
+  return {
+    ok: true,
+    args: {
+      help: values.help ?? false,
+      version: values.version ?? false,
+      print: values.print ?? false,
+      prompt,
+      cwd: values.cwd ?? cwd,
+      model: values.model,
+      baseUrl: values["base-url"],
+      apiKey: values["api-key"],
+      mode: mode?.data,
+      approvalMode: approval?.data,
+      maxIterations,
+      outputFormat,
+    },
+  };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      print: { type: "boolean", short: "p" },
+      cwd: { type: "string" },
+      model: { type: "string" },
+      "base-url": { type: "string" },
+      "api-key": { type: "string" },
+      mode: { type: "string" },
+      "approval-mode": { type: "string" },
+      "max-iterations": { type: "string" },
+      "output-format": { type: "string" },
+      version: { type: "boolean", short: "v" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}

@@ -1,0 +1,2 @@
+export { type CliArgs, parseCliArgs } from "./cliArgs.js";
+export { exitCodeFor, exitCodes } from "./exitCodes.js";

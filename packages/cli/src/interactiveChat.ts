@@ -1,0 +1,56 @@
+import { createInterface, type Interface } from "node:readline/promises";
+import type { AgentSession, ApprovalAnswer, ApprovalRequest } from "@lathe/core";
+import { textOutput } from "./output/textOutput.js";
+
+/**
+ * A line-based chat for terminals: type a message, watch the answer stream, answer approvals
+ * with y / n (or a reason). Ctrl+C cancels a running turn; at the prompt it exits.
+ */
+export class InteractiveChat {
+  private readonly rl: Interface;
+  private session?: AgentSession;
+
+  constructor() {
+    this.rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  }
+
+  /** Passed to the engine before the session exists, so approvals can prompt on this terminal. */
+  readonly requestApproval = async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> => {
+    const args = JSON.stringify(request.arguments);
+    const question = `\nAllow ${request.name} (${request.risk} risk) ${args.length > 200 ? `${args.slice(0, 197)}...` : args}?\n[y]es / [n]o / or type why not: `;
+    const answer = (await this.rl.question(question, { signal }).catch(() => "n")).trim();
+    if (answer === "" || /^y(es)?$/i.test(answer)) return { decision: "accept" };
+    if (/^n(o)?$/i.test(answer)) return { decision: "reject" };
+    return { decision: "reject", message: answer };
+  };
+
+  async run(session: AgentSession, banner: string): Promise<number> {
+    this.session = session;
+    process.stdout.write(`${banner}\nType a task, or /exit to quit.\n`);
+    let running = false;
+    this.rl.on("SIGINT", () => {
+      if (running) this.session?.cancel();
+      else this.rl.close();
+    });
+    for (;;) {
+      let line: string;
+      try {
+        line = (await this.rl.question("\n› ")).trim();
+      } catch {
+        break;
+      }
+      if (line === "/exit" || line === "/quit") break;
+      if (!line) continue;
+      running = true;
+      const output = textOutput(session, {
+        out: (text) => process.stdout.write(text),
+        err: (text) => process.stderr.write(text),
+      });
+      const result = await session.send(line);
+      output.finish(result);
+      running = false;
+    }
+    this.rl.close();
+    return 0;
+  }
+}

@@ -1,0 +1,80 @@
+import { readFileSync } from "node:fs";
+import { noProviderHelp, probeLocalProviders } from "@lathe/core";
+import { parseCliArgs, usage } from "./cliArgs.js";
+import { setUpEngine } from "./engineSetup.js";
+import { exitCodes } from "./exitCodes.js";
+import { runHeadless } from "./headlessRun.js";
+import { InteractiveChat } from "./interactiveChat.js";
+import { latheHomeFrom } from "./latheHome.js";
+import { loadUserSettings } from "./userSettings.js";
+
+const version: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+
+async function main(argv: string[]): Promise<number> {
+  const stdout = (text: string) => process.stdout.write(text);
+  const stderr = (text: string) => process.stderr.write(text);
+  const parsed = parseCliArgs(argv, process.cwd());
+  if (!parsed.ok) {
+    stderr(`lathe: ${parsed.message}\n\n${usage}`);
+    return exitCodes.usage;
+  }
+  const { args } = parsed;
+  if (args.help) {
+    stdout(usage);
+    return exitCodes.completed;
+  }
+  if (args.version) {
+    stdout(`lathe ${version}\n`);
+    return exitCodes.completed;
+  }
+  const env = process.env;
+  const latheHome = latheHomeFrom(env);
+  const settings = loadUserSettings(latheHome);
+  if (!settings.ok) {
+    stderr(`lathe: ${settings.message}\n`);
+    return exitCodes.usage;
+  }
+
+  const headless = args.print || args.prompt !== undefined || !process.stdin.isTTY;
+  const chat = headless ? undefined : new InteractiveChat();
+  const engine = setUpEngine({ args, settings: settings.settings, env, latheHome, requestApproval: chat?.requestApproval });
+  if (!engine.ok) {
+    if (engine.kind === "no_model") {
+      const probe = await probeLocalProviders({ timeoutMs: 500 });
+      stderr(`${noProviderHelp(probe)}\n`);
+      return exitCodes.usage;
+    }
+    stderr(`lathe: ${engine.error.message}\n${engine.error.hint}\n`);
+    return engine.kind === "auth" ? exitCodes.auth : exitCodes.usage;
+  }
+  if (chat) return chat.run(engine.session, `lathe ${version} · ${engine.modelId} · ${engine.projectRoot}`);
+
+  const prompt = args.prompt ?? (await readStdin());
+  if (!prompt.trim()) {
+    stderr(`lathe: no prompt given\n\n${usage}`);
+    return exitCodes.usage;
+  }
+  return runHeadless({
+    session: engine.session,
+    prompt,
+    outputFormat: args.outputFormat,
+    cwd: engine.projectRoot,
+    modelId: engine.modelId,
+    mode: args.mode ?? settings.settings.mode ?? "agent",
+    toolNames: engine.toolNames,
+    version,
+    stdout,
+    stderr,
+  });
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return "";
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const code = await main(process.argv.slice(2));
+// Let stdout drain before exiting; pipes may still hold the last lines.
+process.stdout.write("", () => process.exit(code));

@@ -1,0 +1,54 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { approvalModeSchema } from "@lathe/core";
+import { modeSchema } from "@lathe/protocol";
+import { z } from "zod";
+
+/** `$LATHE_HOME/settings.json`: defaults that command-line flags override. */
+export const userSettingsSchema = z
+  .object({
+    model: z.string().optional(),
+    mode: modeSchema.optional(),
+    approvalMode: approvalModeSchema.optional(),
+    maxIterations: z.number().int().positive().optional(),
+    fallbackModels: z.array(z.string()).optional(),
+    baseUrls: z.record(z.string(), z.string()).optional(),
+    /** Gateway timeouts and retry delays in milliseconds (SPEC §2 defaults when absent). */
+    llm: z
+      .object({
+        firstByteTimeoutMs: z.number().positive().optional(),
+        idleTimeoutMs: z.number().positive().optional(),
+        firstByteRetryDelayMs: z.number().nonnegative().optional(),
+        rateLimitDefaultDelayMs: z.number().nonnegative().optional(),
+        maxRateLimitRetries: z.number().int().nonnegative().optional(),
+        serverErrorDelaysMs: z.array(z.number().nonnegative()).optional(),
+      })
+      .optional(),
+  })
+  .strict();
+
+export type UserSettings = z.infer<typeof userSettingsSchema>;
+
+export type LoadedSettings = { ok: true; settings: UserSettings } | { ok: false; message: string };
+
+export function loadUserSettings(latheHome: string): LoadedSettings {
+  const path = join(latheHome, "settings.json");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return { ok: true, settings: {} };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, message: `${path} is not valid JSON: ${error instanceof Error ? error.message : error}` };
+  }
+  const parsed = userSettingsSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    return { ok: false, message: `${path} has invalid settings:\n  ${issues.join("\n  ")}` };
+  }
+  return { ok: true, settings: parsed.data };
+}

@@ -1,0 +1,334 @@
+import {
+  addUsage,
+  emptyUsage,
+  errorInfo,
+  type EventDraft,
+  LatheError,
+  type LatheErrorInfo,
+  type Message,
+  type Mode,
+  newId,
+  type Part,
+  type RunEndReason,
+  type RunState,
+  type ToolCallPart,
+  type Usage,
+} from "@lathe/protocol";
+import type { ModelClient } from "../llm/modelStream.js";
+import type { ApprovalMode } from "../policy/approvalMode.js";
+import { FileReadLedger } from "../tools/fileReadLedger.js";
+import { defaultOutputLimits, type OutputLimits } from "../tools/tool.js";
+import type { ToolRegistry } from "../tools/toolRegistry.js";
+import { type ApprovalAnswer, type ApprovalRequest, type PendingCall, runToolBatch } from "../tools/toolScheduler.js";
+import { EventBus, type EventListener } from "./eventBus.js";
+import { toolsForMode } from "./modeTools.js";
+import { canTransition } from "./runStateMachine.js";
+import { buildSystemPrompt } from "./systemPrompt.js";
+
+export interface AgentSessionOptions {
+  projectRoot: string;
+  latheHome: string;
+  model: ModelClient;
+  tools: ToolRegistry;
+  mode?: Mode;
+  approvalMode?: ApprovalMode;
+  /** Tool rounds per user message before the run stops with `iteration_limit`. */
+  maxIterations?: number;
+  /** How a face answers approval requests; without one, every request is rejected. */
+  requestApproval?: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+  outputLimits?: OutputLimits;
+  sessionId?: string;
+  shell?: string;
+}
+
+export interface RunResult {
+  runId: string;
+  status: RunEndReason;
+  iterations: number;
+  final: string;
+  usage: Usage;
+  error?: LatheErrorInfo;
+}
+
+interface QueuedMessage {
+  text: string;
+  resolve(result: RunResult): void;
+}
+
+const noApprover = async (): Promise<ApprovalAnswer> => ({
+  decision: "reject",
+  message: "Approval is required but no one can answer it here (headless run). Re-run with a more permissive --approval-mode.",
+});
+
+/**
+ * One conversation with the agent. Runs one user message at a time through the loop of SPEC §3;
+ * messages sent while a run is busy are queued and delivered after the current tool round.
+ */
+export class AgentSession {
+  readonly id: string;
+  readonly messages: Message[] = [];
+  private readonly bus: EventBus;
+  private readonly fileReads = new FileReadLedger();
+  private state: RunState = "idle";
+  private mode: Mode;
+  private approvalMode: ApprovalMode;
+  private active?: { runId: string; controller: AbortController };
+  private readonly queue: QueuedMessage[] = [];
+  private totalUsage: Usage = emptyUsage();
+
+  constructor(private readonly options: AgentSessionOptions) {
+    this.id = options.sessionId ?? newId();
+    this.bus = new EventBus(this.id);
+    this.mode = options.mode ?? "agent";
+    this.approvalMode = options.approvalMode ?? "ask_first";
+  }
+
+  get runState(): RunState {
+    return this.state;
+  }
+
+  get usage(): Usage {
+    return this.totalUsage;
+  }
+
+  subscribe(listener: EventListener): () => void {
+    return this.bus.subscribe(listener);
+  }
+
+  setMode(mode: Mode): void {
+    this.mode = mode;
+  }
+
+  setApprovalMode(mode: ApprovalMode): void {
+    this.approvalMode = mode;
+  }
+
+  /** Sends a user message. While a run is busy the message is queued; the promise settles with the run that delivered it. */
+  send(text: string): Promise<RunResult> {
+    if (this.active) {
+      return new Promise((resolve) => {
+        this.queue.push({ text, resolve });
+        this.bus.emit(this.active!.runId, { type: "message_queued", text });
+      });
+    }
+    return this.run(text);
+  }
+
+  /** Stops the current run at once: aborts the model stream, kills running commands, cancels approvals. */
+  cancel(): void {
+    this.active?.controller.abort(new LatheError("E_CANCELLED", "Cancelled by the user."));
+  }
+
+  private async run(text: string): Promise<RunResult> {
+    const runId = newId();
+    const controller = new AbortController();
+    this.active = { runId, controller };
+    const waiting: QueuedMessage[] = [];
+    const result = await this.loop(runId, text, controller.signal, waiting);
+    this.active = undefined;
+    for (const queued of waiting) queued.resolve(result);
+    const dropped = result.status === "cancelled" ? this.queue.splice(0) : [];
+    for (const queued of dropped) queued.resolve(result);
+    const next = this.queue.shift();
+    if (next) void this.run(next.text).then(next.resolve);
+    return result;
+  }
+
+  private async loop(runId: string, text: string, signal: AbortSignal, delivered: QueuedMessage[]): Promise<RunResult> {
+    const started = performance.now();
+    const maxIterations = this.options.maxIterations ?? 25;
+    const emit = (draft: EventDraft) => this.bus.emit(runId, draft);
+    const setState = (to: RunState) => this.transition(runId, to);
+    let runUsage = emptyUsage();
+    let iterations = 0;
+    let final = "";
+
+    const finish = (status: RunEndReason, error?: LatheErrorInfo): RunResult => {
+      setState(status === "loop_detected" ? "failed" : status);
+      emit({
+        type: "run_complete",
+        reason: status,
+        iterations,
+        final,
+        usage: runUsage,
+        durationMs: Math.round(performance.now() - started),
+        ...(error ? { error } : {}),
+      });
+      setState("idle");
+      return { runId, status, iterations, final, usage: runUsage, ...(error ? { error } : {}) };
+    };
+
+    emit({ type: "run_start", mode: this.mode, model: this.options.model.modelId, prompt: text });
+    this.pushMessage("user", [{ type: "text", text }]);
+    const offeredTools = toolsForMode(this.mode, this.options.tools.list());
+    const offered = new Set(offeredTools.map((tool) => tool.name));
+    const specs = this.options.tools.specs((tool) => offered.has(tool.name));
+    const system = buildSystemPrompt(this.mode, {
+      projectRoot: this.options.projectRoot,
+      now: new Date(),
+      shell: this.options.shell ?? "bash",
+    });
+
+    for (;;) {
+      if (signal.aborted) return finish("cancelled");
+      for (const queued of this.queue.splice(0)) {
+        this.pushMessage("user", [{ type: "text", text: queued.text }]);
+        delivered.push(queued);
+      }
+      if (iterations >= maxIterations) {
+        final ||= `Stopped after ${maxIterations} tool rounds (the iteration limit). Send "continue" to go on.`;
+        return finish("iteration_limit", errorInfo("E_ITERATION_LIMIT", `Reached ${maxIterations} tool rounds.`));
+      }
+      iterations++;
+      emit({ type: "turn_start", iteration: iterations, maxIterations });
+      setState("streaming");
+      const turn = await this.streamTurn(system, specs, signal, emit);
+      if (turn.usage) {
+        runUsage = addUsage(runUsage, turn.usage);
+        this.totalUsage = addUsage(this.totalUsage, turn.usage);
+        emit({ type: "usage", usage: turn.usage, total: this.totalUsage });
+      }
+      if (turn.parts.length > 0) this.pushMessage("assistant", turn.parts);
+      if (turn.text) final = turn.text;
+      if (turn.error) {
+        emit({ type: "turn_end", iteration: iterations, toolCalls: 0 });
+        if (turn.error.code === "E_CANCELLED") return finish("cancelled");
+        return finish("failed", turn.error);
+      }
+      const calls = turn.parts.filter((part): part is ToolCallPart => part.type === "tool_call");
+      if (calls.length === 0) {
+        emit({ type: "turn_end", iteration: iterations, toolCalls: 0 });
+        return finish("completed");
+      }
+      setState("tool_pending");
+      const results = await runToolBatch(calls.map(pendingCall), {
+        registry: this.options.tools,
+        offered,
+        approvalMode: this.approvalMode,
+        requestApproval: this.options.requestApproval ?? noApprover,
+        context: {
+          projectRoot: this.options.projectRoot,
+          sessionId: this.id,
+          latheHome: this.options.latheHome,
+          fileReads: this.fileReads,
+          outputLimits: this.options.outputLimits ?? defaultOutputLimits,
+        },
+        emit,
+        setState,
+        signal,
+      });
+      this.pushMessage("tool", results);
+      emit({ type: "turn_end", iteration: iterations, toolCalls: calls.length });
+      if (signal.aborted) return finish("cancelled");
+      setState("tool_results");
+    }
+  }
+
+  /** Streams one model response into parts; a failed stream becomes `error`, never an exception. */
+  private async streamTurn(
+    system: string,
+    specs: ReturnType<ToolRegistry["specs"]>,
+    signal: AbortSignal,
+    emit: (draft: EventDraft) => void,
+  ): Promise<{ parts: Part[]; text: string; usage?: Usage; error?: LatheErrorInfo }> {
+    const messageId = newId();
+    let text = "";
+    let reasoning = "";
+    let calls: ToolCallPart[] = [];
+    // Provider ids may repeat or be missing, so streamed calls are matched to their start in order.
+    let started: { callId: string; providerCallId: string; name: string }[] = [];
+    let usage: Usage | undefined;
+    const assemble = (): Part[] => [
+      ...(reasoning ? [{ type: "reasoning" as const, text: reasoning }] : []),
+      ...(text ? [{ type: "text" as const, text }] : []),
+      ...calls,
+    ];
+    try {
+      const stream = this.options.model.stream({ system, messages: this.messages, tools: specs, signal });
+      for await (const event of stream) {
+        switch (event.type) {
+          case "text_delta":
+            text += event.delta;
+            emit({ type: "text_delta", messageId, delta: event.delta });
+            break;
+          case "reasoning_delta":
+            reasoning += event.delta;
+            emit({ type: "reasoning_delta", messageId, delta: event.delta });
+            break;
+          case "tool_call_start": {
+            const entry = { callId: newId(), providerCallId: event.providerCallId, name: event.name };
+            started.push(entry);
+            emit({ type: "tool_call_start", callId: entry.callId, name: entry.name });
+            break;
+          }
+          case "tool_call_delta": {
+            const entry = started.findLast((s) => s.providerCallId === event.providerCallId);
+            if (entry) emit({ type: "tool_call_delta", callId: entry.callId, name: entry.name, delta: event.delta });
+            break;
+          }
+          case "tool_call": {
+            const index = started.findIndex((s) => s.providerCallId === event.providerCallId && s.name === event.name);
+            const entry = index >= 0 ? started.splice(index, 1)[0]! : undefined;
+            const callId = entry?.callId ?? newId();
+            if (!entry) emit({ type: "tool_call_start", callId, name: event.name });
+            const args = parseArguments(event.rawArguments);
+            calls.push({
+              type: "tool_call",
+              callId,
+              providerCallId: event.providerCallId,
+              name: event.name,
+              arguments: args,
+              rawArguments: event.rawArguments,
+            });
+            emit({ type: "tool_call_ready", callId, name: event.name, arguments: args });
+            break;
+          }
+          case "retry":
+            text = "";
+            reasoning = "";
+            calls = [];
+            started = [];
+            emit({ type: "retry", attempt: event.attempt, delayMs: event.delayMs, error: event.error });
+            break;
+          case "finish":
+            usage = event.usage;
+            break;
+        }
+      }
+    } catch (error) {
+      const info = signal.aborted
+        ? errorInfo("E_CANCELLED", "Cancelled by the user.")
+        : error instanceof LatheError
+          ? error.toInfo()
+          : errorInfo("E_LLM_ERROR", error instanceof Error ? error.message : String(error));
+      // A cancelled stream keeps nothing half-made: calls without results would break the history.
+      return { parts: text ? [{ type: "text", text }] : [], text, usage, error: info };
+    }
+    return { parts: assemble(), text, usage };
+  }
+
+  private pushMessage(role: Message["role"], parts: Part[]): void {
+    this.messages.push({ id: newId(), sessionId: this.id, role, parts, createdAt: Date.now() });
+  }
+
+  private transition(runId: string, to: RunState): void {
+    const from = this.state;
+    if (from === to) return;
+    if (!canTransition(from, to)) throw new Error(`invalid run state transition ${from} → ${to}`);
+    this.state = to;
+    this.bus.emit(runId, { type: "state_change", from, to });
+  }
+}
+
+function pendingCall(part: ToolCallPart): PendingCall {
+  return { callId: part.callId, providerCallId: part.providerCallId, name: part.name, rawArguments: part.rawArguments };
+}
+
+function parseArguments(raw: string): unknown {
+  if (raw.trim() === "") return {};
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}

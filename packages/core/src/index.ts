@@ -1,0 +1,19 @@
+export { AgentSession, type AgentSessionOptions, type RunResult } from "./agent/agentSession.js";
+export type { EventListener } from "./agent/eventBus.js";
+export { toolsForMode } from "./agent/modeTools.js";
+export * from "./llm/index.js";
+export { type ApprovalDecision, type ApprovalMode, approvalModeSchema, decideByRisk } from "./policy/approvalMode.js";
+export { resolveProjectPath } from "./policy/pathGuard.js";
+export { builtinTools } from "./tools/builtin/index.js";
+export { FileReadLedger } from "./tools/fileReadLedger.js";
+export * from "./tools/tool.js";
+export { runTool } from "./tools/toolInvocation.js";
+export { ToolRegistry } from "./tools/toolRegistry.js";
+export {
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  formatError,
+  type PendingCall,
+  runToolBatch,
+  type SchedulerDeps,
+} from "./tools/toolScheduler.js";

@@ -1,0 +1,27 @@
+import type { Risk } from "@lathe/protocol";
+import { z } from "zod";
+
+export const approvalModeSchema = z.enum(["manual", "ask_first", "auto_edit", "auto", "yolo"]);
+export type ApprovalMode = z.infer<typeof approvalModeSchema>;
+
+export type ApprovalDecision = "allow" | "ask";
+
+/**
+ * The lowest risk each mode asks about (SPEC §5 matrix); `yolo` never asks. Hard blocks are
+ * decided before this and hold in every mode.
+ */
+const firstAskedRisk: Record<ApprovalMode, Risk | undefined> = {
+  manual: "low",
+  ask_first: "medium",
+  auto_edit: "high",
+  auto: "critical",
+  yolo: undefined,
+};
+
+const riskOrder: readonly Risk[] = ["safe", "low", "medium", "high", "critical"];
+
+export function decideByRisk(mode: ApprovalMode, risk: Risk): ApprovalDecision {
+  const threshold = firstAskedRisk[mode];
+  if (threshold === undefined) return "allow";
+  return riskOrder.indexOf(risk) >= riskOrder.indexOf(threshold) ? "ask" : "allow";
+}

@@ -1,0 +1,62 @@
+import type { LatheErrorInfo, Risk } from "@lathe/protocol";
+import type { z } from "zod";
+import type { FileReadLedger } from "./fileReadLedger.js";
+
+export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "fetch" | "think" | "other";
+
+/** Kinds that change nothing; ask and plan modes offer only these. */
+export const readOnlyKinds: ReadonlySet<ToolKind> = new Set(["read", "search", "think", "fetch"]);
+
+/** Output caps applied to every tool's text before the model sees it (SPEC §4). */
+export interface OutputLimits {
+  maxLines: number;
+  maxBytes: number;
+}
+
+export const defaultOutputLimits: OutputLimits = { maxLines: 2000, maxBytes: 50 * 1024 };
+
+/** What a tool gets from the engine for one call. Plain values: no global configuration. */
+export interface ToolContext {
+  /** Project root, already resolved with realpath. */
+  projectRoot: string;
+  sessionId: string;
+  callId: string;
+  /** `$LATHE_HOME`, where spilled output lives. */
+  latheHome: string;
+  /** Aborted on cancel or timeout; tools must stop promptly and kill what they started. */
+  signal: AbortSignal;
+  /** Streams partial output to the UI while the tool runs. */
+  emitOutput(stream: "stdout" | "stderr", chunk: string): void;
+  /** Reads noted in this session, for stale-write checks. */
+  fileReads: FileReadLedger;
+  outputLimits: OutputLimits;
+}
+
+export type ToolResult =
+  | { ok: true; output: string; metadata?: Record<string, unknown> }
+  | { ok: false; error: LatheErrorInfo; output?: string };
+
+/**
+ * A tool as data: the scheduler validates arguments with `schema`, asks the policy using
+ * `kind` and `risk`, enforces `timeoutMs`, then calls `execute`.
+ */
+export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
+  name: string;
+  /** Written for the model; kept in a markdown file beside the tool. */
+  description: string;
+  schema: Schema;
+  kind: ToolKind;
+  risk(args: z.infer<Schema>, ctx: Pick<ToolContext, "projectRoot">): Risk;
+  timeoutMs: number;
+  /** How output is shortened when over the cap: shell output keeps more of its end. */
+  truncation: "head" | "head_tail";
+  execute(args: z.infer<Schema>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Keeps the schema's type attached to the functions when a tool is declared. */
+export function defineTool<Schema extends z.ZodType>(tool: ToolDefinition<Schema>): ToolDefinition<Schema> {
+  return tool;
+}
+
+/** Erased form for collections of tools of different schemas. */
+export type AnyTool = ToolDefinition<z.ZodType>;

@@ -1,0 +1,204 @@
+import {
+  type EventDraft,
+  errorInfo,
+  type LatheErrorInfo,
+  newId,
+  type Risk,
+  type RunState,
+  type ToolResultPart,
+  type ToolResultStatus,
+} from "@lathe/protocol";
+import { type ApprovalMode, decideByRisk } from "../policy/approvalMode.js";
+import { readOnlyKinds, type ToolContext, type ToolResult } from "./tool.js";
+import { runTool } from "./toolInvocation.js";
+import type { ToolRegistry } from "./toolRegistry.js";
+
+/** A tool call as it arrives from the model, before validation. */
+export interface PendingCall {
+  callId: string;
+  providerCallId: string;
+  name: string;
+  rawArguments: string;
+}
+
+export interface ApprovalRequest {
+  approvalId: string;
+  callId: string;
+  name: string;
+  arguments: unknown;
+  risk: Risk;
+  reason: string;
+}
+
+export type ApprovalAnswer = { decision: "accept" } | { decision: "reject"; message?: string };
+
+export interface SchedulerDeps {
+  registry: ToolRegistry;
+  /** Names the current mode offers; a call to anything else is treated as unknown. */
+  offered: ReadonlySet<string>;
+  approvalMode: ApprovalMode;
+  requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /** Everything of the tool context that does not depend on the call. */
+  context: Omit<ToolContext, "callId" | "signal" | "emitOutput">;
+  emit(draft: EventDraft): void;
+  setState(state: RunState): void;
+  signal: AbortSignal;
+}
+
+/** How many read-only calls of one batch may run at once. */
+const maxConcurrentReads = 4;
+
+type Prepared =
+  | { call: PendingCall; kind: "invalid"; error: LatheErrorInfo }
+  | {
+      call: PendingCall;
+      kind: "ready";
+      tool: NonNullable<ReturnType<ToolRegistry["get"]>>;
+      args: unknown;
+      risk: Risk;
+      ask: boolean;
+    };
+
+/**
+ * Runs one batch of tool calls: validate → (approval) → execute, each step an event. Read-only
+ * calls that need no approval run together (at most four); everything else runs one at a time
+ * in call order. Results come back in call order whatever finished first.
+ */
+export async function runToolBatch(calls: readonly PendingCall[], deps: SchedulerDeps): Promise<ToolResultPart[]> {
+  const prepared = calls.map((call) => prepare(call, deps));
+  const results: ToolResultPart[] = new Array(calls.length);
+  let index = 0;
+  while (index < prepared.length) {
+    const group = nextGroup(prepared, index);
+    if (deps.signal.aborted) {
+      for (let i = index; i < prepared.length; i++) results[i] = cancelledResult(prepared[i]!.call, deps);
+      break;
+    }
+    const groupResults = await Promise.all(group.map((item) => settle(item, deps)));
+    groupResults.forEach((result, offset) => {
+      results[index + offset] = result;
+    });
+    index += group.length;
+  }
+  return results;
+}
+
+function prepare(call: PendingCall, deps: SchedulerDeps): Prepared {
+  if (!deps.offered.has(call.name)) {
+    const offeredSuggestions = deps.registry.suggest(call.name).filter((name) => deps.offered.has(name));
+    const hint = offeredSuggestions.length > 0 ? ` Did you mean: ${offeredSuggestions.join(", ")}?` : "";
+    return { call, kind: "invalid", error: errorInfo("E_TOOL_NOT_FOUND", `Unknown tool "${call.name}".${hint}`) };
+  }
+  const validated = deps.registry.validate(call.name, call.rawArguments);
+  if (!validated.ok) return { call, kind: "invalid", error: validated.error };
+  const { tool, args } = validated;
+  const risk = tool.risk(args, { projectRoot: deps.context.projectRoot });
+  return { call, kind: "ready", tool, args, risk, ask: decideByRisk(deps.approvalMode, risk) === "ask" };
+}
+
+function isConcurrent(item: Prepared): boolean {
+  return item.kind === "ready" && !item.ask && readOnlyKinds.has(item.tool.kind);
+}
+
+function nextGroup(prepared: readonly Prepared[], start: number): Prepared[] {
+  const first = prepared[start]!;
+  if (!isConcurrent(first)) return [first];
+  const group = [first];
+  for (let i = start + 1; i < prepared.length && group.length < maxConcurrentReads; i++) {
+    const item = prepared[i]!;
+    if (!isConcurrent(item)) break;
+    group.push(item);
+  }
+  return group;
+}
+
+async function settle(item: Prepared, deps: SchedulerDeps): Promise<ToolResultPart> {
+  const { call } = item;
+  if (item.kind === "invalid") {
+    deps.emit({ type: "tool_failed", callId: call.callId, name: call.name, error: item.error, durationMs: 0 });
+    return resultPart(call, "error", formatError(item.error), item.error);
+  }
+  if (item.ask) {
+    deps.setState("awaiting_approval");
+    const request: ApprovalRequest = {
+      approvalId: newId(),
+      callId: call.callId,
+      name: call.name,
+      arguments: item.args,
+      risk: item.risk,
+      reason: `${call.name} is ${item.risk} risk and the approval mode is ${deps.approvalMode}`,
+    };
+    deps.emit({ type: "approval_required", ...request });
+    const answer = await waitForApproval(request, deps);
+    if (answer === "cancelled") return cancelledResult(call, deps);
+    if (answer.decision === "reject") {
+      const message = answer.message ?? "The user rejected this call.";
+      deps.emit({ type: "tool_rejected", callId: call.callId, name: call.name, message });
+      const error = errorInfo("E_USER_REJECTED", message);
+      return resultPart(call, "rejected", formatError(error), error);
+    }
+  }
+  deps.setState("tool_executing");
+  deps.emit({ type: "tool_executing", callId: call.callId, name: call.name });
+  const started = performance.now();
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(deps.signal.reason);
+  deps.signal.addEventListener("abort", onAbort, { once: true });
+  let result: ToolResult;
+  try {
+    result = await runTool(item.tool, item.args, {
+      ...deps.context,
+      callId: call.callId,
+      signal: controller.signal,
+      emitOutput: (stream, chunk) =>
+        deps.emit({ type: "tool_output", callId: call.callId, name: call.name, stream, chunk }),
+    });
+  } finally {
+    deps.signal.removeEventListener("abort", onAbort);
+  }
+  const durationMs = Math.round(performance.now() - started);
+  if (result.ok) {
+    deps.emit({ type: "tool_completed", callId: call.callId, name: call.name, output: result.output, durationMs });
+    return resultPart(call, "success", result.output);
+  }
+  deps.emit({ type: "tool_failed", callId: call.callId, name: call.name, error: result.error, durationMs });
+  const status: ToolResultStatus = result.error.code === "E_CANCELLED" ? "cancelled" : "error";
+  const text = result.output ? `${formatError(result.error)}\n\n${result.output}` : formatError(result.error);
+  return resultPart(call, status, text, result.error);
+}
+
+async function waitForApproval(request: ApprovalRequest, deps: SchedulerDeps): Promise<ApprovalAnswer | "cancelled"> {
+  if (deps.signal.aborted) return "cancelled";
+  const cancelled = new Promise<"cancelled">((resolve) =>
+    deps.signal.addEventListener("abort", () => resolve("cancelled"), { once: true }),
+  );
+  return Promise.race([deps.requestApproval(request, deps.signal), cancelled]);
+}
+
+function cancelledResult(call: PendingCall, deps: SchedulerDeps): ToolResultPart {
+  const error = errorInfo("E_CANCELLED", "The run was cancelled before this call finished.");
+  deps.emit({ type: "tool_failed", callId: call.callId, name: call.name, error, durationMs: 0 });
+  return resultPart(call, "cancelled", formatError(error), error);
+}
+
+function resultPart(
+  call: PendingCall,
+  status: ToolResultStatus,
+  output: string,
+  error?: LatheErrorInfo,
+): ToolResultPart {
+  return {
+    type: "tool_result",
+    callId: call.callId,
+    providerCallId: call.providerCallId,
+    name: call.name,
+    status,
+    output,
+    ...(error ? { error } : {}),
+  };
+}
+
+/** The text a model reads for a failed call: code, message and what to do about it. */
+export function formatError(error: LatheErrorInfo): string {
+  return `Error ${error.code}: ${error.message}\nHint: ${error.hint}`;
+}

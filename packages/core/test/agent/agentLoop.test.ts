@@ -1,0 +1,193 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AgentSession, builtinTools, createModelClient, type RunResult, ToolRegistry } from "@lathe/core";
+import type { LatheEvent } from "@lathe/protocol";
+import { type FakeLlm, type FakeTurn, startFakeLlm } from "@lathe/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+
+let server: FakeLlm | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const wireProtocols = [
+  { modelId: "openai:gpt-4.1", basePath: "/v1" },
+  { modelId: "anthropic:claude-sonnet-4-5", basePath: "/v1" },
+  { modelId: "google:gemini-2.5-pro", basePath: "/v1beta" },
+] as const;
+
+async function sessionFor(
+  turns: FakeTurn[],
+  options: { modelId?: string; basePath?: string; approvalMode?: "yolo" | "ask_first"; files?: Record<string, string> } = {},
+) {
+  server = await startFakeLlm({ script: { turns } });
+  const root = mkdtempSync(join(tmpdir(), "lathe-loop-"));
+  const home = mkdtempSync(join(tmpdir(), "lathe-home-"));
+  for (const [path, contents] of Object.entries(options.files ?? {})) writeFileSync(join(root, path), contents);
+  const client = createModelClient({
+    modelId: options.modelId ?? "openai:gpt-4.1",
+    baseUrl: `${server.url}${options.basePath ?? "/v1"}`,
+    apiKey: "test-key",
+    env: {},
+    latheHome: home,
+    retry: { firstByteTimeoutMs: 2000, serverErrorDelaysMs: [10, 10, 10] },
+  });
+  if (!client.ok) throw new Error(client.error.message);
+  const session = new AgentSession({
+    projectRoot: root,
+    latheHome: home,
+    model: client.client,
+    tools: new ToolRegistry(builtinTools()),
+    approvalMode: options.approvalMode ?? "yolo",
+  });
+  const events: LatheEvent[] = [];
+  session.subscribe((event) => events.push(event));
+  return { session, events, root };
+}
+
+describe("the agent loop", () => {
+  it.each(wireProtocols)("does a read-then-write task over $modelId", async ({ modelId, basePath }) => {
+    const { session, events, root } = await sessionFor(
+      [
+        { tool_calls: [{ name: "read_file", arguments: { path: "note.txt" } }] },
+        { tool_calls: [{ name: "write_file", arguments: { path: "note.txt", contents: "new text\n" } }] },
+        { text: "Updated note.txt." },
+      ],
+      { modelId, basePath, files: { "note.txt": "old text\n" } },
+    );
+    const result = await session.send("update note.txt");
+    expect(result).toMatchObject({ status: "completed", iterations: 3, final: "Updated note.txt." });
+    expect(readFileSync(join(root, "note.txt"), "utf8")).toBe("new text\n");
+    expect(session.runState).toBe("idle");
+    const kinds = events.filter((e) => e.type.startsWith("tool_")).map((e) => `${e.type}:${"name" in e ? e.name : ""}`);
+    expect(kinds).toEqual([
+      "tool_call_start:read_file",
+      ...kinds.filter((k) => k === "tool_call_delta:read_file"),
+      "tool_call_ready:read_file",
+      "tool_executing:read_file",
+      "tool_completed:read_file",
+      "tool_call_start:write_file",
+      ...kinds.filter((k) => k === "tool_call_delta:write_file"),
+      "tool_call_ready:write_file",
+      "tool_executing:write_file",
+      "tool_completed:write_file",
+    ]);
+    expect(server!.turnsServed()).toBe(3);
+  });
+
+  it("emits every state transition and returns to idle, and a second message works", async () => {
+    const { session, events } = await sessionFor([{ text: "first answer" }, { text: "second answer" }]);
+    await session.send("one");
+    const states = events.filter((e) => e.type === "state_change").map((e) => (e.type === "state_change" ? e.to : ""));
+    expect(states).toEqual(["streaming", "completed", "idle"]);
+    const order = events.map((e) => e.type).filter((t) => t !== "text_delta");
+    expect(order).toEqual(["run_start", "turn_start", "state_change", "usage", "turn_end", "state_change", "run_complete", "state_change"]);
+    expect(events.filter((e) => e.type === "text_delta").map((e) => (e.type === "text_delta" ? e.delta : "")).join("")).toBe(
+      "first answer",
+    );
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+    const second = await session.send("two");
+    expect(second.final).toBe("second answer");
+    expect(session.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+  });
+
+  it("AC-10: cancel mid-stream aborts the stream, returns to idle, and the next message works", async () => {
+    const longText = "word ".repeat(200);
+    const { session, events } = await sessionFor([{ text: longText, chunk_delay_ms: 20 }, { text: "still here" }]);
+    const firstDelta = new Promise<void>((resolve) => {
+      const off = session.subscribe((event) => {
+        if (event.type === "text_delta") {
+          off();
+          resolve();
+        }
+      });
+    });
+    const running = session.send("write a lot");
+    await firstDelta;
+    session.cancel();
+    const result: RunResult = await running;
+    expect(result.status).toBe("cancelled");
+    expect(result.final.length).toBeLessThan(longText.length);
+    expect(session.runState).toBe("idle");
+    const last = events.filter((e) => e.type === "state_change").slice(-2);
+    expect(last.map((e) => (e.type === "state_change" ? e.to : ""))).toEqual(["cancelled", "idle"]);
+    const next = await session.send("are you there?");
+    expect(next).toMatchObject({ status: "completed", final: "still here" });
+  });
+
+  it("matches results to calls when the provider reuses one call id", async () => {
+    const { session } = await sessionFor(
+      [
+        {
+          tool_calls: [
+            { name: "read_file", arguments: { path: "a.txt" }, id: "call_same" },
+            { name: "read_file", arguments: { path: "b.txt" }, id: "call_same" },
+          ],
+        },
+        { text: "ok" },
+      ],
+      { files: { "a.txt": "alpha\n", "b.txt": "beta\n" } },
+    );
+    await session.send("read both");
+    const calls = session.messages.flatMap((m) => m.parts).filter((p) => p.type === "tool_call");
+    const results = session.messages.flatMap((m) => m.parts).filter((p) => p.type === "tool_result");
+    expect(new Set(calls.map((c) => c.callId)).size).toBe(2);
+    expect(results.map((r) => r.callId)).toEqual(calls.map((c) => c.callId));
+    expect(results.map((r) => (r.type === "tool_result" ? r.output.includes("alpha") : false))).toEqual([true, false]);
+    const sent = (server!.requests[1]!.body as { messages: { role: string; tool_call_id?: string; tool_calls?: { id: string }[] }[] })
+      .messages;
+    const sentCallIds = sent.find((m) => m.role === "assistant")!.tool_calls!.map((c) => c.id);
+    expect(sentCallIds).toEqual(calls.map((c) => c.callId));
+    expect(sent.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual(sentCallIds);
+  });
+
+  it("matches results to calls when the provider sends no ids (Gemini)", async () => {
+    const { session } = await sessionFor(
+      [
+        {
+          tool_calls: [
+            { name: "read_file", arguments: { path: "a.txt" } },
+            { name: "read_file", arguments: { path: "b.txt" } },
+          ],
+        },
+        { text: "ok" },
+      ],
+      { modelId: "google:gemini-2.5-pro", basePath: "/v1beta", files: { "a.txt": "alpha\n", "b.txt": "beta\n" } },
+    );
+    await session.send("read both");
+    const results = session.messages.flatMap((m) => m.parts).filter((p) => p.type === "tool_result");
+    expect(results.map((r) => (r.type === "tool_result" ? r.output.match(/\|(\w+)/)?.[1] : ""))).toEqual(["alpha", "beta"]);
+    const contents = (server!.requests[1]!.body as { contents: { role: string; parts: Record<string, unknown>[] }[] })
+      .contents;
+    const responses = contents.flatMap((c) => c.parts).filter((p) => "functionResponse" in p);
+    expect(responses).toHaveLength(2);
+  });
+
+  it("delivers a message sent during a run after the current tool round", async () => {
+    const { session, events } = await sessionFor(
+      [
+        { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "sleep 0.3; echo slept" } }] },
+        { text: "done, and I saw your note" },
+      ],
+      { approvalMode: "yolo" },
+    );
+    const first = session.send("sleep a little");
+    await new Promise<void>((resolve) => {
+      const off = session.subscribe((event) => {
+        if (event.type === "tool_executing") {
+          off();
+          resolve();
+        }
+      });
+    });
+    const queued = session.send("also: be brief");
+    const [a, b] = await Promise.all([first, queued]);
+    expect(a.runId).toBe(b.runId);
+    expect(events.some((e) => e.type === "message_queued")).toBe(true);
+    const sent = (server!.requests[1]!.body as { messages: { role: string; content: unknown }[] }).messages;
+    expect(sent.at(-1)).toMatchObject({ role: "user" });
+    expect(JSON.stringify(sent.at(-1)!.content)).toContain("also: be brief");
+  });
+});

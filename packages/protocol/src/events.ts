@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { latheErrorSchema } from "./errors.js";
+import { usageSchema } from "./messages.js";
+
+/** The agent loop's states (SPEC §3). Every run ends back at `idle`. */
+export const runStateSchema = z.enum([
+  "idle",
+  "streaming",
+  "tool_pending",
+  "awaiting_approval",
+  "tool_executing",
+  "tool_results",
+  "completed",
+  "failed",
+  "cancelled",
+  "iteration_limit",
+]);
+export type RunState = z.infer<typeof runStateSchema>;
+
+export const runEndReasonSchema = z.enum(["completed", "failed", "cancelled", "iteration_limit", "loop_detected"]);
+export type RunEndReason = z.infer<typeof runEndReasonSchema>;
+
+export const modeSchema = z.enum(["agent", "ask", "plan", "debug"]);
+export type Mode = z.infer<typeof modeSchema>;
+
+export const riskSchema = z.enum(["safe", "low", "medium", "high", "critical"]);
+export type Risk = z.infer<typeof riskSchema>;
+
+const base = {
+  sessionId: z.string(),
+  runId: z.string(),
+  /** Position in the session's event stream, strictly increasing; clients resume from it. */
+  seq: z.number().int().nonnegative(),
+  at: z.number(),
+};
+
+const call = { ...base, callId: z.string(), name: z.string() };
+
+export const eventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("run_start"), ...base, mode: modeSchema, model: z.string(), prompt: z.string() }),
+  z.object({ type: z.literal("state_change"), ...base, from: runStateSchema, to: runStateSchema }),
+  z.object({ type: z.literal("turn_start"), ...base, iteration: z.number().int(), maxIterations: z.number().int() }),
+  z.object({ type: z.literal("text_delta"), ...base, messageId: z.string(), delta: z.string() }),
+  z.object({ type: z.literal("reasoning_delta"), ...base, messageId: z.string(), delta: z.string() }),
+  z.object({ type: z.literal("tool_call_start"), ...call }),
+  z.object({ type: z.literal("tool_call_delta"), ...call, delta: z.string() }),
+  z.object({ type: z.literal("tool_call_ready"), ...call, arguments: z.unknown() }),
+  z.object({
+    type: z.literal("approval_required"),
+    ...call,
+    approvalId: z.string(),
+    arguments: z.unknown(),
+    risk: riskSchema,
+    reason: z.string(),
+  }),
+  z.object({ type: z.literal("tool_executing"), ...call }),
+  z.object({ type: z.literal("tool_output"), ...call, stream: z.enum(["stdout", "stderr"]), chunk: z.string() }),
+  z.object({ type: z.literal("tool_completed"), ...call, output: z.string(), durationMs: z.number() }),
+  z.object({ type: z.literal("tool_failed"), ...call, error: latheErrorSchema, durationMs: z.number() }),
+  z.object({ type: z.literal("tool_rejected"), ...call, message: z.string() }),
+  z.object({ type: z.literal("tool_blocked"), ...call, error: latheErrorSchema }),
+  z.object({
+    type: z.literal("retry"),
+    ...base,
+    attempt: z.number().int(),
+    delayMs: z.number(),
+    error: latheErrorSchema,
+  }),
+  z.object({ type: z.literal("usage"), ...base, usage: usageSchema, total: usageSchema }),
+  z.object({ type: z.literal("turn_end"), ...base, iteration: z.number().int(), toolCalls: z.number().int() }),
+  z.object({ type: z.literal("message_queued"), ...base, text: z.string() }),
+  z.object({
+    type: z.literal("run_complete"),
+    ...base,
+    reason: runEndReasonSchema,
+    iterations: z.number().int(),
+    final: z.string(),
+    usage: usageSchema,
+    durationMs: z.number(),
+    error: latheErrorSchema.optional(),
+  }),
+]);
+
+export type LatheEvent = z.infer<typeof eventSchema>;
+export type LatheEventType = LatheEvent["type"];
+export type EventOf<T extends LatheEventType> = Extract<LatheEvent, { type: T }>;
+
+/** An event before the session stamps it with its sequence number and time. */
+export type EventDraft = LatheEvent extends infer E
+  ? E extends LatheEvent
+    ? Omit<E, "seq" | "at" | "sessionId" | "runId">
+    : never
+  : never;

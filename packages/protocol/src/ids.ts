@@ -1,0 +1,40 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+
+/**
+ * UUIDv7 (RFC 9562): 48-bit Unix milliseconds, then random bits. Ids sort by creation time,
+ * which keeps message and event order stable in storage. A counter in the random field keeps
+ * ids made within one millisecond strictly increasing.
+ */
+let lastMs = 0;
+let sequence = 0;
+
+export function newId(now: number = Date.now()): string {
+  const bytes = randomBytes(16);
+  let ms = now;
+  if (ms <= lastMs) {
+    ms = lastMs;
+    sequence = (sequence + 1) & 0xfff;
+    if (sequence === 0) ms = ++lastMs;
+  } else {
+    sequence = bytes.readUInt16BE(6) & 0x7ff;
+  }
+  lastMs = ms;
+  bytes.writeUIntBE(ms, 0, 6);
+  bytes[6] = 0x70 | (sequence >> 8);
+  bytes[7] = sequence & 0xff;
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export const idSchema = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, "expected a UUIDv7");
+
+export type Id = z.infer<typeof idSchema>;
+
+/** Milliseconds since the epoch encoded in a UUIDv7. */
+export function idTime(id: string): number {
+  return Number.parseInt(id.replaceAll("-", "").slice(0, 12), 16);
+}
