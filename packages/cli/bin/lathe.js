@@ -26,7 +26,9 @@ if (major >= 22) {
     );
     process.exit(1);
   }
-  const child = spawn(node, [join(here, "..", "dist", "main.js"), ...process.argv.slice(2)], { stdio: "inherit" });
+  const child = spawn(node, [join(here, "..", "dist", "main.js"), ...process.argv.slice(2)], {
+    stdio: "inherit",
+  });
   // In a terminal, Ctrl+C already reaches the child through the process group.
   const forwarded = process.stdin.isTTY ? ["SIGTERM", "SIGHUP"] : ["SIGINT", "SIGTERM", "SIGHUP"];
   for (const signal of forwarded) process.on(signal, () => child.kill(signal));

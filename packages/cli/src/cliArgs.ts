@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { approvalModeSchema, type ApprovalMode } from "@lathe/core";
+import { type ApprovalMode, approvalModeSchema } from "@lathe/core";
 import { type Mode, modeSchema } from "@lathe/protocol";
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -59,8 +59,10 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
     return { ok: false, message: `--output-format must be text, json or stream-json, not "${outputFormat}"` };
   }
   const mode = values.mode === undefined ? undefined : modeSchema.safeParse(values.mode);
-  if (mode && !mode.success) return { ok: false, message: `--mode must be one of ${modeSchema.options.join(", ")}` };
-  const approval = values["approval-mode"] === undefined ? undefined : approvalModeSchema.safeParse(values["approval-mode"]);
+  if (mode && !mode.success)
+    return { ok: false, message: `--mode must be one of ${modeSchema.options.join(", ")}` };
+  const approval =
+    values["approval-mode"] === undefined ? undefined : approvalModeSchema.safeParse(values["approval-mode"]);
   if (approval && !approval.success) {
     return { ok: false, message: `--approval-mode must be one of ${approvalModeSchema.options.join(", ")}` };
   }

@@ -30,18 +30,25 @@ export function setUpEngine(inputs: EngineInputs): EngineSetup {
   const projectRoot = projectRootFrom(args.cwd);
   if (!projectRoot.ok) return { ok: false, error: projectRoot.error, kind: "usage" };
   const modelId = args.model ?? env.LATHE_MODEL ?? settings.model ?? defaultModelFor(env);
-  if (!modelId) return { ok: false, kind: "no_model", error: errorInfo("E_LLM_AUTH", "No model provider is configured.") };
+  if (!modelId)
+    return {
+      ok: false,
+      kind: "no_model",
+      error: errorInfo("E_LLM_AUTH", "No model provider is configured."),
+    };
   const provider = modelId.split(":")[0] ?? "";
   const client = createModelClient({
     modelId,
     baseUrl: args.baseUrl ?? settings.baseUrls?.[provider],
+    baseUrls: settings.baseUrls,
     apiKey: args.apiKey,
     env,
     latheHome: inputs.latheHome,
     retry: settings.llm,
     fallbackModels: settings.fallbackModels,
   });
-  if (!client.ok) return { ok: false, error: client.error, kind: client.error.code === "E_LLM_AUTH" ? "auth" : "usage" };
+  if (!client.ok)
+    return { ok: false, error: client.error, kind: client.error.code === "E_LLM_AUTH" ? "auth" : "usage" };
   const registry = new ToolRegistry(builtinTools());
   const session = new AgentSession({
     projectRoot: projectRoot.path,
@@ -54,7 +61,13 @@ export function setUpEngine(inputs: EngineInputs): EngineSetup {
     requestApproval: inputs.requestApproval,
     shell: env.SHELL,
   });
-  return { ok: true, session, projectRoot: projectRoot.path, modelId, toolNames: registry.list().map((t) => t.name) };
+  return {
+    ok: true,
+    session,
+    projectRoot: projectRoot.path,
+    modelId,
+    toolNames: registry.list().map((t) => t.name),
+  };
 }
 
 function projectRootFrom(cwd: string): { ok: true; path: string } | { ok: false; error: LatheErrorInfo } {

@@ -15,7 +15,10 @@ export class InteractiveChat {
   }
 
   /** Passed to the engine before the session exists, so approvals can prompt on this terminal. */
-  readonly requestApproval = async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> => {
+  readonly requestApproval = async (
+    request: ApprovalRequest,
+    signal: AbortSignal,
+  ): Promise<ApprovalAnswer> => {
     const args = JSON.stringify(request.arguments);
     const question = `\nAllow ${request.name} (${request.risk} risk) ${args.length > 200 ? `${args.slice(0, 197)}...` : args}?\n[y]es / [n]o / or type why not: `;
     const answer = (await this.rl.question(question, { signal }).catch(() => "n")).trim();

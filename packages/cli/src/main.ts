@@ -37,7 +37,13 @@ async function main(argv: string[]): Promise<number> {
 
   const headless = args.print || args.prompt !== undefined || !process.stdin.isTTY;
   const chat = headless ? undefined : new InteractiveChat();
-  const engine = setUpEngine({ args, settings: settings.settings, env, latheHome, requestApproval: chat?.requestApproval });
+  const engine = setUpEngine({
+    args,
+    settings: settings.settings,
+    env,
+    latheHome,
+    requestApproval: chat?.requestApproval,
+  });
   if (!engine.ok) {
     if (engine.kind === "no_model") {
       const probe = await probeLocalProviders({ timeoutMs: 500 });

@@ -43,11 +43,16 @@ export function loadUserSettings(latheHome: string): LoadedSettings {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `${path} is not valid JSON: ${error instanceof Error ? error.message : error}` };
+    return {
+      ok: false,
+      message: `${path} is not valid JSON: ${error instanceof Error ? error.message : error}`,
+    };
   }
   const parsed = userSettingsSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    const issues = parsed.error.issues.map(
+      (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
+    );
     return { ok: false, message: `${path} has invalid settings:\n  ${issues.join("\n  ")}` };
   }
   return { ok: true, settings: parsed.data };

@@ -34,7 +34,12 @@ function openAiMessages(index: number): OpenAiMessage[] {
   return body.messages;
 }
 
-async function headless(turns: FakeTurn[], prompt: string, extra: string[] = [], files: Record<string, string> = {}) {
+async function headless(
+  turns: FakeTurn[],
+  prompt: string,
+  extra: string[] = [],
+  files: Record<string, string> = {},
+) {
   server = await startFakeLlm({ script: { turns } });
   const ws = await makeWorkspace(files, fastLlm);
   const run = await runLathe(
@@ -61,7 +66,14 @@ describe("acceptance cases over HTTP", () => {
   it("AC-01 creates hello.js", async () => {
     const { run, json, ws } = await headless(
       [
-        { tool_calls: [{ name: "write_file", arguments: { path: "hello.js", contents: 'console.log("Hello, world!");\n' } }] },
+        {
+          tool_calls: [
+            {
+              name: "write_file",
+              arguments: { path: "hello.js", contents: 'console.log("Hello, world!");\n' },
+            },
+          ],
+        },
         { text: "Created hello.js, which prints Hello, world!" },
       ],
       "Create hello.js that prints Hello, world!",
@@ -69,7 +81,11 @@ describe("acceptance cases over HTTP", () => {
     );
     expect(run.code).toBe(0);
     expect(readFileSync(join(ws.root, "hello.js"), "utf8")).toBe('console.log("Hello, world!");\n');
-    expect(json).toMatchObject({ status: "completed", iterations: 2, final: "Created hello.js, which prints Hello, world!" });
+    expect(json).toMatchObject({
+      status: "completed",
+      iterations: 2,
+      final: "Created hello.js, which prints Hello, world!",
+    });
     expect(json.session_id).toMatch(/^[0-9a-f-]{36}$/);
     const second = openAiMessages(1);
     const call = second.find((m) => m.role === "assistant")!.tool_calls![0]!;
@@ -84,7 +100,10 @@ describe("acceptance cases over HTTP", () => {
         { tool_calls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
         {
           tool_calls: [
-            { name: "write_file", arguments: { path: "src/add.js", contents: "export const add = (a, b) => a + b;\n" } },
+            {
+              name: "write_file",
+              arguments: { path: "src/add.js", contents: "export const add = (a, b) => a + b;\n" },
+            },
           ],
         },
         { text: "Fixed add." },
@@ -103,7 +122,10 @@ describe("acceptance cases over HTTP", () => {
   it("AC-03 runs npm --version and reports it", async () => {
     const npmVersion = execFileSync("npm", ["--version"], { encoding: "utf8" }).trim();
     const { run, json } = await headless(
-      [{ tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "npm --version" } }] }, { text: `npm is ${npmVersion}` }],
+      [
+        { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "npm --version" } }] },
+        { text: `npm is ${npmVersion}` },
+      ],
       "which npm version is installed?",
       ["--approval-mode", "yolo"],
     );
@@ -118,7 +140,9 @@ describe("acceptance cases over HTTP", () => {
     const turns: FakeTurn[] = Array.from({ length: 30 }, (_, i) => ({
       tool_calls: [{ name: "read_file", arguments: { path: "a.txt", offset: (i % 3) + 1 } }],
     }));
-    const { run, json } = await headless(turns, "keep reading", ["--approval-mode", "yolo"], { "a.txt": "1\n2\n3\n" });
+    const { run, json } = await headless(turns, "keep reading", ["--approval-mode", "yolo"], {
+      "a.txt": "1\n2\n3\n",
+    });
     expect(run.code).toBe(3);
     expect(json.status).toBe("iteration_limit");
     expect(json.iterations).toBe(25);
@@ -145,7 +169,11 @@ describe("acceptance cases over HTTP", () => {
     const messages = openAiMessages(1);
     const calls = messages.find((m) => m.role === "assistant")!.tool_calls!;
     const results = messages.filter((m) => m.role === "tool");
-    expect(calls.map((c) => JSON.parse(c.function.arguments).path)).toEqual(["one.txt", "two.txt", "three.txt"]);
+    expect(calls.map((c) => JSON.parse(c.function.arguments).path)).toEqual([
+      "one.txt",
+      "two.txt",
+      "three.txt",
+    ]);
     expect(results.map((r) => r.tool_call_id)).toEqual(calls.map((c) => c.id));
     expect(results.map((r) => String(r.content).match(/\|(\w+)/)?.[1])).toEqual(["first", "second", "third"]);
   });
@@ -154,7 +182,10 @@ describe("acceptance cases over HTTP", () => {
 describe("gateway faults through the CLI", () => {
   it("honours 429 retry-after and then succeeds", async () => {
     const { run, json } = await headless(
-      [{ error: { status: 429, retry_after_s: 0.05, body: '{"error":{"message":"slow down"}}' } }, { text: "done" }],
+      [
+        { error: { status: 429, retry_after_s: 0.05, body: '{"error":{"message":"slow down"}}' } },
+        { text: "done" },
+      ],
       "hi",
     );
     expect(run.code).toBe(0);
@@ -186,7 +217,10 @@ describe("gateway faults through the CLI", () => {
 
   it("retries a stream dropped mid-way and keeps only the complete answer", async () => {
     const { run, json } = await headless(
-      [{ text: "this answer will be cut off in the middle", drop_after_chunks: 2 }, { text: "complete answer" }],
+      [
+        { text: "this answer will be cut off in the middle", drop_after_chunks: 2 },
+        { text: "complete answer" },
+      ],
       "hi",
     );
     expect(run.code).toBe(0);
@@ -209,7 +243,10 @@ describe("gateway faults through the CLI", () => {
 describe("approvals and modes in headless runs", () => {
   it("rejects a medium-risk call under ask_first and tells the model", async () => {
     const { run, ws } = await headless(
-      [{ tool_calls: [{ name: "write_file", arguments: { path: "x.txt", contents: "x" } }] }, { text: "I could not write it." }],
+      [
+        { tool_calls: [{ name: "write_file", arguments: { path: "x.txt", contents: "x" } }] },
+        { text: "I could not write it." },
+      ],
       "write x.txt",
     );
     expect(run.code).toBe(0);
@@ -227,13 +264,38 @@ describe("approvals and modes in headless runs", () => {
     server = await startFakeLlm({ script: { turns: [{ text: "hello there" }] } });
     const ws = await makeWorkspace({}, fastLlm);
     const run = await runLathe(
-      ["-p", "hi", "--cwd", ws.root, "--model", "openai:gpt-4.1", "--base-url", `${server.url}/v1`, "--output-format", "stream-json"],
+      [
+        "-p",
+        "hi",
+        "--cwd",
+        ws.root,
+        "--model",
+        "openai:gpt-4.1",
+        "--base-url",
+        `${server.url}/v1`,
+        "--output-format",
+        "stream-json",
+      ],
       { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key" } },
     );
-    const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines[0]).toMatchObject({ type: "system", subtype: "init", model: "openai:gpt-4.1" });
-    expect(lines.filter((l) => l.subtype === "delta").map((l) => l.text).join("")).toBe("hello there");
-    expect(lines.at(-1)).toMatchObject({ type: "result", subtype: "success", is_error: false, result: "hello there", num_turns: 1 });
+    expect(
+      lines
+        .filter((l) => l.subtype === "delta")
+        .map((l) => l.text)
+        .join(""),
+    ).toBe("hello there");
+    expect(lines.at(-1)).toMatchObject({
+      type: "result",
+      subtype: "success",
+      is_error: false,
+      result: "hello there",
+      num_turns: 1,
+    });
   });
 
   it("exits 2 on a bad flag and prints --version", async () => {
@@ -252,5 +314,38 @@ describe("approvals and modes in headless runs", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("ANTHROPIC_API_KEY");
     expect(run.stderr).toContain("--model");
+  });
+
+  it("cancels on SIGINT with exit code 4", async () => {
+    server = await startFakeLlm({ script: { turns: [{ text: "slow ".repeat(400), chunk_delay_ms: 20 }] } });
+    const ws = await makeWorkspace({}, fastLlm);
+    let sent = false;
+    const run = await runLathe(
+      [
+        "-p",
+        "hi",
+        "--cwd",
+        ws.root,
+        "--model",
+        "openai:gpt-4.1",
+        "--base-url",
+        `${server.url}/v1`,
+        "--output-format",
+        "stream-json",
+      ],
+      {
+        home: ws.home,
+        env: { OPENAI_API_KEY: "sk-test-not-a-real-key" },
+        onStdout: (text, kill) => {
+          if (!sent && text.includes('"subtype":"delta"')) {
+            sent = true;
+            kill("SIGINT");
+          }
+        },
+      },
+    );
+    expect(run.code).toBe(4);
+    const last = JSON.parse(run.stdout.trim().split("\n").at(-1)!);
+    expect(last).toMatchObject({ type: "result", subtype: "cancelled", is_error: true });
   });
 });

@@ -29,7 +29,11 @@ export async function makeWorkspace(files: Record<string, string> = {}, settings
 /** Runs the real `lathe` command as a child process with a clean provider environment. */
 export function runLathe(
   args: string[],
-  options: { home: string; env?: Record<string, string>; onStdout?: (text: string, kill: (s: NodeJS.Signals) => void) => void },
+  options: {
+    home: string;
+    env?: Record<string, string>;
+    onStdout?: (text: string, kill: (s: NodeJS.Signals) => void) => void;
+  },
 ): Promise<LatheRun> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {

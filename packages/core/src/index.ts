@@ -2,7 +2,12 @@ export { AgentSession, type AgentSessionOptions, type RunResult } from "./agent/
 export type { EventListener } from "./agent/eventBus.js";
 export { toolsForMode } from "./agent/modeTools.js";
 export * from "./llm/index.js";
-export { type ApprovalDecision, type ApprovalMode, approvalModeSchema, decideByRisk } from "./policy/approvalMode.js";
+export {
+  type ApprovalDecision,
+  type ApprovalMode,
+  approvalModeSchema,
+  decideByRisk,
+} from "./policy/approvalMode.js";
 export { resolveProjectPath } from "./policy/pathGuard.js";
 export { builtinTools } from "./tools/builtin/index.js";
 export { FileReadLedger } from "./tools/fileReadLedger.js";

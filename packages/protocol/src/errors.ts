@@ -2,31 +2,87 @@ import { z } from "zod";
 
 /** The error codes of the specification (§11): number, whether a retry can help, a hint for the model. */
 export const errorCatalog = {
-  E_TOOL_NOT_FOUND: { number: 1001, retryable: false, hint: "Use one of the tools offered to you; check the spelling." },
-  E_INVALID_ARGS: { number: 1002, retryable: true, hint: "Fix the arguments to match the tool's schema and call again." },
-  E_SECURITY_BLOCKED: { number: 1003, retryable: false, hint: "The policy forbids this; choose another approach." },
-  E_TOOL_TIMEOUT: { number: 1004, retryable: true, hint: "The tool ran out of time; narrow the request or raise the timeout." },
+  E_TOOL_NOT_FOUND: {
+    number: 1001,
+    retryable: false,
+    hint: "Use one of the tools offered to you; check the spelling.",
+  },
+  E_INVALID_ARGS: {
+    number: 1002,
+    retryable: true,
+    hint: "Fix the arguments to match the tool's schema and call again.",
+  },
+  E_SECURITY_BLOCKED: {
+    number: 1003,
+    retryable: false,
+    hint: "The policy forbids this; choose another approach.",
+  },
+  E_TOOL_TIMEOUT: {
+    number: 1004,
+    retryable: true,
+    hint: "The tool ran out of time; narrow the request or raise the timeout.",
+  },
   E_TOOL_EXECUTION: { number: 1005, retryable: true, hint: "Read the error, fix the cause, then try again." },
-  E_USER_REJECTED: { number: 1006, retryable: false, hint: "The user declined; change course and do not repeat this call." },
+  E_USER_REJECTED: {
+    number: 1006,
+    retryable: false,
+    hint: "The user declined; change course and do not repeat this call.",
+  },
   E_CANCELLED: { number: 1007, retryable: false, hint: "The run was cancelled by the user." },
-  E_FILE_NOT_FOUND: { number: 2001, retryable: false, hint: "Check the path; list the directory to find the file." },
+  E_FILE_NOT_FOUND: {
+    number: 2001,
+    retryable: false,
+    hint: "Check the path; list the directory to find the file.",
+  },
   E_PATH_TRAVERSAL: { number: 2002, retryable: false, hint: "Only paths inside the project may be used." },
   E_FILE_TOO_LARGE: { number: 2003, retryable: false, hint: "Read the file in parts with offset and limit." },
-  E_MULTIPLE_MATCHES: { number: 2004, retryable: true, hint: "Include more surrounding lines so old_string matches once." },
+  E_MULTIPLE_MATCHES: {
+    number: 2004,
+    retryable: true,
+    hint: "Include more surrounding lines so old_string matches once.",
+  },
   E_NOT_FOUND: { number: 2005, retryable: true, hint: "Re-read the file and copy old_string exactly." },
-  E_STALE_FILE: { number: 2006, retryable: true, hint: "The file changed since you read it; read it again first." },
-  E_BINARY_FILE: { number: 2007, retryable: false, hint: "This is a binary file; it cannot be read as text." },
-  E_NO_CHANGE: { number: 2008, retryable: false, hint: "old_string and new_string are identical; nothing to do." },
+  E_STALE_FILE: {
+    number: 2006,
+    retryable: true,
+    hint: "The file changed since you read it; read it again first.",
+  },
+  E_BINARY_FILE: {
+    number: 2007,
+    retryable: false,
+    hint: "This is a binary file; it cannot be read as text.",
+  },
+  E_NO_CHANGE: {
+    number: 2008,
+    retryable: false,
+    hint: "old_string and new_string are identical; nothing to do.",
+  },
   E_COMMAND_BLOCKED: { number: 3001, retryable: false, hint: "This command is forbidden; find a safer way." },
-  E_COMMAND_TIMEOUT: { number: 3002, retryable: true, hint: "The command timed out; run it in the background or narrow it." },
-  E_SANDBOX_DENIED: { number: 3003, retryable: false, hint: "The sandbox denied this; ask the user to allow it." },
+  E_COMMAND_TIMEOUT: {
+    number: 3002,
+    retryable: true,
+    hint: "The command timed out; run it in the background or narrow it.",
+  },
+  E_SANDBOX_DENIED: {
+    number: 3003,
+    retryable: false,
+    hint: "The sandbox denied this; ask the user to allow it.",
+  },
   E_NETWORK_BLOCKED: { number: 3004, retryable: false, hint: "This address may not be reached." },
   E_LLM_TIMEOUT: { number: 4001, retryable: true, hint: "The model did not answer in time." },
-  E_LLM_RATE_LIMIT: { number: 4002, retryable: true, hint: "The provider is rate limiting; wait or use another model." },
+  E_LLM_RATE_LIMIT: {
+    number: 4002,
+    retryable: true,
+    hint: "The provider is rate limiting; wait or use another model.",
+  },
   E_LLM_AUTH: { number: 4003, retryable: false, hint: "Set a valid API key for this provider." },
   E_LLM_ERROR: { number: 4004, retryable: true, hint: "The provider failed; try again." },
   E_CONTEXT_OVERFLOW: { number: 4005, retryable: true, hint: "The conversation is too long; compact it." },
-  E_ITERATION_LIMIT: { number: 5001, retryable: false, hint: "The iteration limit was reached; say 'continue' to go on." },
+  E_ITERATION_LIMIT: {
+    number: 5001,
+    retryable: false,
+    hint: "The iteration limit was reached; say 'continue' to go on.",
+  },
   E_LOOP_DETECTED: { number: 5002, retryable: false, hint: "The same call kept repeating; change approach." },
 } as const satisfies Record<string, { number: number; retryable: boolean; hint: string }>;
 

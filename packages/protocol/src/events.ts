@@ -17,7 +17,13 @@ export const runStateSchema = z.enum([
 ]);
 export type RunState = z.infer<typeof runStateSchema>;
 
-export const runEndReasonSchema = z.enum(["completed", "failed", "cancelled", "iteration_limit", "loop_detected"]);
+export const runEndReasonSchema = z.enum([
+  "completed",
+  "failed",
+  "cancelled",
+  "iteration_limit",
+  "loop_detected",
+]);
 export type RunEndReason = z.infer<typeof runEndReasonSchema>;
 
 export const modeSchema = z.enum(["agent", "ask", "plan", "debug"]);
@@ -37,9 +43,20 @@ const base = {
 const call = { ...base, callId: z.string(), name: z.string() };
 
 export const eventSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("run_start"), ...base, mode: modeSchema, model: z.string(), prompt: z.string() }),
+  z.object({
+    type: z.literal("run_start"),
+    ...base,
+    mode: modeSchema,
+    model: z.string(),
+    prompt: z.string(),
+  }),
   z.object({ type: z.literal("state_change"), ...base, from: runStateSchema, to: runStateSchema }),
-  z.object({ type: z.literal("turn_start"), ...base, iteration: z.number().int(), maxIterations: z.number().int() }),
+  z.object({
+    type: z.literal("turn_start"),
+    ...base,
+    iteration: z.number().int(),
+    maxIterations: z.number().int(),
+  }),
   z.object({ type: z.literal("text_delta"), ...base, messageId: z.string(), delta: z.string() }),
   z.object({ type: z.literal("reasoning_delta"), ...base, messageId: z.string(), delta: z.string() }),
   z.object({ type: z.literal("tool_call_start"), ...call }),
@@ -54,7 +71,12 @@ export const eventSchema = z.discriminatedUnion("type", [
     reason: z.string(),
   }),
   z.object({ type: z.literal("tool_executing"), ...call }),
-  z.object({ type: z.literal("tool_output"), ...call, stream: z.enum(["stdout", "stderr"]), chunk: z.string() }),
+  z.object({
+    type: z.literal("tool_output"),
+    ...call,
+    stream: z.enum(["stdout", "stderr"]),
+    chunk: z.string(),
+  }),
   z.object({ type: z.literal("tool_completed"), ...call, output: z.string(), durationMs: z.number() }),
   z.object({ type: z.literal("tool_failed"), ...call, error: latheErrorSchema, durationMs: z.number() }),
   z.object({ type: z.literal("tool_rejected"), ...call, message: z.string() }),
@@ -67,7 +89,12 @@ export const eventSchema = z.discriminatedUnion("type", [
     error: latheErrorSchema,
   }),
   z.object({ type: z.literal("usage"), ...base, usage: usageSchema, total: usageSchema }),
-  z.object({ type: z.literal("turn_end"), ...base, iteration: z.number().int(), toolCalls: z.number().int() }),
+  z.object({
+    type: z.literal("turn_end"),
+    ...base,
+    iteration: z.number().int(),
+    toolCalls: z.number().int(),
+  }),
   z.object({ type: z.literal("message_queued"), ...base, text: z.string() }),
   z.object({
     type: z.literal("run_complete"),

@@ -43,7 +43,10 @@ export const filePartSchema = z.object({
 });
 
 export const systemReminderPartSchema = z.object({ type: z.literal("system_reminder"), text: z.string() });
-export const compactionSummaryPartSchema = z.object({ type: z.literal("compaction_summary"), text: z.string() });
+export const compactionSummaryPartSchema = z.object({
+  type: z.literal("compaction_summary"),
+  text: z.string(),
+});
 
 export const partSchema = z.discriminatedUnion("type", [
   textPartSchema,

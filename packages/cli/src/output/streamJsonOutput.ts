@@ -41,17 +41,34 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
         break;
       case "retry":
         text = "";
-        out({ type: "system", subtype: "retry", session_id: sessionId, attempt: event.attempt, delay_ms: event.delayMs, error: event.error });
+        out({
+          type: "system",
+          subtype: "retry",
+          session_id: sessionId,
+          attempt: event.attempt,
+          delay_ms: event.delayMs,
+          error: event.error,
+        });
         break;
       case "turn_end":
         if (text) {
-          out({ type: "assistant", session_id: sessionId, message: { role: "assistant", content: [{ type: "text", text }] } });
+          out({
+            type: "assistant",
+            session_id: sessionId,
+            message: { role: "assistant", content: [{ type: "text", text }] },
+          });
         }
         text = "";
         break;
       case "tool_call_ready":
         calls.set(event.callId, event.arguments);
-        out({ type: "tool_call", subtype: "started", session_id: sessionId, call_id: event.callId, tool_call: { name: event.name, args: event.arguments } });
+        out({
+          type: "tool_call",
+          subtype: "started",
+          session_id: sessionId,
+          call_id: event.callId,
+          tool_call: { name: event.name, args: event.arguments },
+        });
         break;
       case "tool_completed":
       case "tool_failed":
@@ -73,7 +90,15 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
         break;
       }
       case "approval_required":
-        out({ type: "system", subtype: "approval_required", session_id: sessionId, call_id: event.callId, tool: event.name, risk: event.risk, reason: event.reason });
+        out({
+          type: "system",
+          subtype: "approval_required",
+          session_id: sessionId,
+          call_id: event.callId,
+          tool: event.name,
+          risk: event.risk,
+          reason: event.reason,
+        });
         break;
     }
   });

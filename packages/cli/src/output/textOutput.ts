@@ -20,7 +20,9 @@ export function textOutput(session: AgentSession, streams: TextStreams) {
         say(event.delta);
         break;
       case "retry":
-        streams.err(`\n[retrying: ${event.error.code} ${event.error.message}; attempt ${event.attempt} in ${event.delayMs} ms]\n`);
+        streams.err(
+          `\n[retrying: ${event.error.code} ${event.error.message}; attempt ${event.attempt} in ${event.delayMs} ms]\n`,
+        );
         break;
       case "tool_call_ready":
         if (!atLineStart) say("\n");

@@ -1,8 +1,8 @@
 import {
   addUsage,
+  type EventDraft,
   emptyUsage,
   errorInfo,
-  type EventDraft,
   LatheError,
   type LatheErrorInfo,
   type Message,
@@ -19,7 +19,12 @@ import type { ApprovalMode } from "../policy/approvalMode.js";
 import { FileReadLedger } from "../tools/fileReadLedger.js";
 import { defaultOutputLimits, type OutputLimits } from "../tools/tool.js";
 import type { ToolRegistry } from "../tools/toolRegistry.js";
-import { type ApprovalAnswer, type ApprovalRequest, type PendingCall, runToolBatch } from "../tools/toolScheduler.js";
+import {
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type PendingCall,
+  runToolBatch,
+} from "../tools/toolScheduler.js";
 import { EventBus, type EventListener } from "./eventBus.js";
 import { toolsForMode } from "./modeTools.js";
 import { canTransition } from "./runStateMachine.js";
@@ -57,7 +62,8 @@ interface QueuedMessage {
 
 const noApprover = async (): Promise<ApprovalAnswer> => ({
   decision: "reject",
-  message: "Approval is required but no one can answer it here (headless run). Re-run with a more permissive --approval-mode.",
+  message:
+    "Approval is required but no one can answer it here (headless run). Re-run with a more permissive --approval-mode.",
 });
 
 /**
@@ -134,7 +140,12 @@ export class AgentSession {
     return result;
   }
 
-  private async loop(runId: string, text: string, signal: AbortSignal, delivered: QueuedMessage[]): Promise<RunResult> {
+  private async loop(
+    runId: string,
+    text: string,
+    signal: AbortSignal,
+    delivered: QueuedMessage[],
+  ): Promise<RunResult> {
     const started = performance.now();
     const maxIterations = this.options.maxIterations ?? 25;
     const emit = (draft: EventDraft) => this.bus.emit(runId, draft);
@@ -177,7 +188,10 @@ export class AgentSession {
       }
       if (iterations >= maxIterations) {
         final ||= `Stopped after ${maxIterations} tool rounds (the iteration limit). Send "continue" to go on.`;
-        return finish("iteration_limit", errorInfo("E_ITERATION_LIMIT", `Reached ${maxIterations} tool rounds.`));
+        return finish(
+          "iteration_limit",
+          errorInfo("E_ITERATION_LIMIT", `Reached ${maxIterations} tool rounds.`),
+        );
       }
       iterations++;
       emit({ type: "turn_start", iteration: iterations, maxIterations });
@@ -263,11 +277,14 @@ export class AgentSession {
           }
           case "tool_call_delta": {
             const entry = started.findLast((s) => s.providerCallId === event.providerCallId);
-            if (entry) emit({ type: "tool_call_delta", callId: entry.callId, name: entry.name, delta: event.delta });
+            if (entry)
+              emit({ type: "tool_call_delta", callId: entry.callId, name: entry.name, delta: event.delta });
             break;
           }
           case "tool_call": {
-            const index = started.findIndex((s) => s.providerCallId === event.providerCallId && s.name === event.name);
+            const index = started.findIndex(
+              (s) => s.providerCallId === event.providerCallId && s.name === event.name,
+            );
             const entry = index >= 0 ? started.splice(index, 1)[0]! : undefined;
             const callId = entry?.callId ?? newId();
             if (!entry) emit({ type: "tool_call_start", callId, name: event.name });
@@ -321,7 +338,12 @@ export class AgentSession {
 }
 
 function pendingCall(part: ToolCallPart): PendingCall {
-  return { callId: part.callId, providerCallId: part.providerCallId, name: part.name, rawArguments: part.rawArguments };
+  return {
+    callId: part.callId,
+    providerCallId: part.providerCallId,
+    name: part.name,
+    rawArguments: part.rawArguments,
+  };
 }
 
 function parseArguments(raw: string): unknown {

@@ -18,7 +18,13 @@ export class EventBus {
   }
 
   emit(runId: string, draft: EventDraft): LatheEvent {
-    const event = { ...draft, sessionId: this.sessionId, runId, seq: this.seq++, at: Date.now() } as LatheEvent;
+    const event = {
+      ...draft,
+      sessionId: this.sessionId,
+      runId,
+      seq: this.seq++,
+      at: Date.now(),
+    } as LatheEvent;
     for (const listener of this.listeners) listener(event);
     return event;
   }

@@ -27,8 +27,12 @@ export type ModelStreamEvent =
   | { type: "tool_call_start"; providerCallId: string; name: string }
   | { type: "tool_call_delta"; providerCallId: string; delta: string }
   | { type: "tool_call"; providerCallId: string; name: string; rawArguments: string }
-  /** The attempt failed after output began and is being retried: discard what it produced. */
-  | { type: "retry"; attempt: number; delayMs: number; error: LatheErrorInfo }
+  /**
+   * The attempt failed and another follows after `delayMs`: discard whatever this response has
+   * produced so far (possibly nothing). `attempt` numbers the attempt about to start (2 = first
+   * retry), counted across fallback models; `fallbackModelId` is set when a fallback takes over.
+   */
+  | { type: "retry"; attempt: number; delayMs: number; error: LatheErrorInfo; fallbackModelId?: string }
   | { type: "finish"; usage: Usage; finishReason: string };
 
 /** Streams one model response; throws `LatheError` with an E_LLM_* code when retries are exhausted. */

@@ -2,7 +2,16 @@ import type { LatheErrorInfo, Risk } from "@lathe/protocol";
 import type { z } from "zod";
 import type { FileReadLedger } from "./fileReadLedger.js";
 
-export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "fetch" | "think" | "other";
+export type ToolKind =
+  | "read"
+  | "edit"
+  | "delete"
+  | "move"
+  | "search"
+  | "execute"
+  | "fetch"
+  | "think"
+  | "other";
 
 /** Kinds that change nothing; ask and plan modes offer only these. */
 export const readOnlyKinds: ReadonlySet<ToolKind> = new Set(["read", "search", "think", "fetch"]);

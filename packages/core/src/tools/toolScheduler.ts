@@ -64,7 +64,10 @@ type Prepared =
  * calls that need no approval run together (at most four); everything else runs one at a time
  * in call order. Results come back in call order whatever finished first.
  */
-export async function runToolBatch(calls: readonly PendingCall[], deps: SchedulerDeps): Promise<ToolResultPart[]> {
+export async function runToolBatch(
+  calls: readonly PendingCall[],
+  deps: SchedulerDeps,
+): Promise<ToolResultPart[]> {
   const prepared = calls.map((call) => prepare(call, deps));
   const results: ToolResultPart[] = new Array(calls.length);
   let index = 0;
@@ -87,7 +90,11 @@ function prepare(call: PendingCall, deps: SchedulerDeps): Prepared {
   if (!deps.offered.has(call.name)) {
     const offeredSuggestions = deps.registry.suggest(call.name).filter((name) => deps.offered.has(name));
     const hint = offeredSuggestions.length > 0 ? ` Did you mean: ${offeredSuggestions.join(", ")}?` : "";
-    return { call, kind: "invalid", error: errorInfo("E_TOOL_NOT_FOUND", `Unknown tool "${call.name}".${hint}`) };
+    return {
+      call,
+      kind: "invalid",
+      error: errorInfo("E_TOOL_NOT_FOUND", `Unknown tool "${call.name}".${hint}`),
+    };
   }
   const validated = deps.registry.validate(call.name, call.rawArguments);
   if (!validated.ok) return { call, kind: "invalid", error: validated.error };
@@ -115,7 +122,13 @@ function nextGroup(prepared: readonly Prepared[], start: number): Prepared[] {
 async function settle(item: Prepared, deps: SchedulerDeps): Promise<ToolResultPart> {
   const { call } = item;
   if (item.kind === "invalid") {
-    deps.emit({ type: "tool_failed", callId: call.callId, name: call.name, error: item.error, durationMs: 0 });
+    deps.emit({
+      type: "tool_failed",
+      callId: call.callId,
+      name: call.name,
+      error: item.error,
+      durationMs: 0,
+    });
     return resultPart(call, "error", formatError(item.error), item.error);
   }
   if (item.ask) {
@@ -158,7 +171,13 @@ async function settle(item: Prepared, deps: SchedulerDeps): Promise<ToolResultPa
   }
   const durationMs = Math.round(performance.now() - started);
   if (result.ok) {
-    deps.emit({ type: "tool_completed", callId: call.callId, name: call.name, output: result.output, durationMs });
+    deps.emit({
+      type: "tool_completed",
+      callId: call.callId,
+      name: call.name,
+      output: result.output,
+      durationMs,
+    });
     return resultPart(call, "success", result.output);
   }
   deps.emit({ type: "tool_failed", callId: call.callId, name: call.name, error: result.error, durationMs });
@@ -167,7 +186,10 @@ async function settle(item: Prepared, deps: SchedulerDeps): Promise<ToolResultPa
   return resultPart(call, status, text, result.error);
 }
 
-async function waitForApproval(request: ApprovalRequest, deps: SchedulerDeps): Promise<ApprovalAnswer | "cancelled"> {
+async function waitForApproval(
+  request: ApprovalRequest,
+  deps: SchedulerDeps,
+): Promise<ApprovalAnswer | "cancelled"> {
   if (deps.signal.aborted) return "cancelled";
   const cancelled = new Promise<"cancelled">((resolve) =>
     deps.signal.addEventListener("abort", () => resolve("cancelled"), { once: true }),

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { AgentSession, builtinTools, createModelClient, type RunResult, ToolRegistry } from "@lathe/core";
 import type { LatheEvent } from "@lathe/protocol";
-import { type FakeLlm, type FakeTurn, startFakeLlm } from "@lathe/testkit";
+import { type FakeLlm, type FakeTurn, processAlive, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 
 let server: FakeLlm | undefined;
@@ -20,12 +21,18 @@ const wireProtocols = [
 
 async function sessionFor(
   turns: FakeTurn[],
-  options: { modelId?: string; basePath?: string; approvalMode?: "yolo" | "ask_first"; files?: Record<string, string> } = {},
+  options: {
+    modelId?: string;
+    basePath?: string;
+    approvalMode?: "yolo" | "ask_first";
+    files?: Record<string, string>;
+  } = {},
 ) {
   server = await startFakeLlm({ script: { turns } });
   const root = mkdtempSync(join(tmpdir(), "lathe-loop-"));
   const home = mkdtempSync(join(tmpdir(), "lathe-home-"));
-  for (const [path, contents] of Object.entries(options.files ?? {})) writeFileSync(join(root, path), contents);
+  for (const [path, contents] of Object.entries(options.files ?? {}))
+    writeFileSync(join(root, path), contents);
   const client = createModelClient({
     modelId: options.modelId ?? "openai:gpt-4.1",
     baseUrl: `${server.url}${options.basePath ?? "/v1"}`,
@@ -61,7 +68,9 @@ describe("the agent loop", () => {
     expect(result).toMatchObject({ status: "completed", iterations: 3, final: "Updated note.txt." });
     expect(readFileSync(join(root, "note.txt"), "utf8")).toBe("new text\n");
     expect(session.runState).toBe("idle");
-    const kinds = events.filter((e) => e.type.startsWith("tool_")).map((e) => `${e.type}:${"name" in e ? e.name : ""}`);
+    const kinds = events
+      .filter((e) => e.type.startsWith("tool_"))
+      .map((e) => `${e.type}:${"name" in e ? e.name : ""}`);
     expect(kinds).toEqual([
       "tool_call_start:read_file",
       ...kinds.filter((k) => k === "tool_call_delta:read_file"),
@@ -80,13 +89,27 @@ describe("the agent loop", () => {
   it("emits every state transition and returns to idle, and a second message works", async () => {
     const { session, events } = await sessionFor([{ text: "first answer" }, { text: "second answer" }]);
     await session.send("one");
-    const states = events.filter((e) => e.type === "state_change").map((e) => (e.type === "state_change" ? e.to : ""));
+    const states = events
+      .filter((e) => e.type === "state_change")
+      .map((e) => (e.type === "state_change" ? e.to : ""));
     expect(states).toEqual(["streaming", "completed", "idle"]);
     const order = events.map((e) => e.type).filter((t) => t !== "text_delta");
-    expect(order).toEqual(["run_start", "turn_start", "state_change", "usage", "turn_end", "state_change", "run_complete", "state_change"]);
-    expect(events.filter((e) => e.type === "text_delta").map((e) => (e.type === "text_delta" ? e.delta : "")).join("")).toBe(
-      "first answer",
-    );
+    expect(order).toEqual([
+      "run_start",
+      "turn_start",
+      "state_change",
+      "usage",
+      "turn_end",
+      "state_change",
+      "run_complete",
+      "state_change",
+    ]);
+    expect(
+      events
+        .filter((e) => e.type === "text_delta")
+        .map((e) => (e.type === "text_delta" ? e.delta : ""))
+        .join(""),
+    ).toBe("first answer");
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
     const second = await session.send("two");
     expect(second.final).toBe("second answer");
@@ -95,7 +118,10 @@ describe("the agent loop", () => {
 
   it("AC-10: cancel mid-stream aborts the stream, returns to idle, and the next message works", async () => {
     const longText = "word ".repeat(200);
-    const { session, events } = await sessionFor([{ text: longText, chunk_delay_ms: 20 }, { text: "still here" }]);
+    const { session, events } = await sessionFor([
+      { text: longText, chunk_delay_ms: 20 },
+      { text: "still here" },
+    ]);
     const firstDelta = new Promise<void>((resolve) => {
       const off = session.subscribe((event) => {
         if (event.type === "text_delta") {
@@ -135,9 +161,15 @@ describe("the agent loop", () => {
     const results = session.messages.flatMap((m) => m.parts).filter((p) => p.type === "tool_result");
     expect(new Set(calls.map((c) => c.callId)).size).toBe(2);
     expect(results.map((r) => r.callId)).toEqual(calls.map((c) => c.callId));
-    expect(results.map((r) => (r.type === "tool_result" ? r.output.includes("alpha") : false))).toEqual([true, false]);
-    const sent = (server!.requests[1]!.body as { messages: { role: string; tool_call_id?: string; tool_calls?: { id: string }[] }[] })
-      .messages;
+    expect(results.map((r) => (r.type === "tool_result" ? r.output.includes("alpha") : false))).toEqual([
+      true,
+      false,
+    ]);
+    const sent = (
+      server!.requests[1]!.body as {
+        messages: { role: string; tool_call_id?: string; tool_calls?: { id: string }[] }[];
+      }
+    ).messages;
     const sentCallIds = sent.find((m) => m.role === "assistant")!.tool_calls!.map((c) => c.id);
     expect(sentCallIds).toEqual(calls.map((c) => c.callId));
     expect(sent.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual(sentCallIds);
@@ -154,13 +186,21 @@ describe("the agent loop", () => {
         },
         { text: "ok" },
       ],
-      { modelId: "google:gemini-2.5-pro", basePath: "/v1beta", files: { "a.txt": "alpha\n", "b.txt": "beta\n" } },
+      {
+        modelId: "google:gemini-2.5-pro",
+        basePath: "/v1beta",
+        files: { "a.txt": "alpha\n", "b.txt": "beta\n" },
+      },
     );
     await session.send("read both");
     const results = session.messages.flatMap((m) => m.parts).filter((p) => p.type === "tool_result");
-    expect(results.map((r) => (r.type === "tool_result" ? r.output.match(/\|(\w+)/)?.[1] : ""))).toEqual(["alpha", "beta"]);
-    const contents = (server!.requests[1]!.body as { contents: { role: string; parts: Record<string, unknown>[] }[] })
-      .contents;
+    expect(results.map((r) => (r.type === "tool_result" ? r.output.match(/\|(\w+)/)?.[1] : ""))).toEqual([
+      "alpha",
+      "beta",
+    ]);
+    const contents = (
+      server!.requests[1]!.body as { contents: { role: string; parts: Record<string, unknown>[] }[] }
+    ).contents;
     const responses = contents.flatMap((c) => c.parts).filter((p) => "functionResponse" in p);
     expect(responses).toHaveLength(2);
   });
@@ -189,5 +229,41 @@ describe("the agent loop", () => {
     const sent = (server!.requests[1]!.body as { messages: { role: string; content: unknown }[] }).messages;
     expect(sent.at(-1)).toMatchObject({ role: "user" });
     expect(JSON.stringify(sent.at(-1)!.content)).toContain("also: be brief");
+  });
+
+  it("cancel during a command kills its process group and keeps the history valid", async () => {
+    const { session, root } = await sessionFor(
+      [
+        {
+          tool_calls: [
+            { name: "run_terminal_cmd", arguments: { command: "sleep 30 & echo $! > pid.txt; wait" } },
+          ],
+        },
+        { text: "next" },
+      ],
+      { approvalMode: "yolo" },
+    );
+    const executing = new Promise<void>((resolve) => {
+      const off = session.subscribe((event) => {
+        if (event.type === "tool_executing") {
+          off();
+          resolve();
+        }
+      });
+    });
+    const running = session.send("sleep");
+    await executing;
+    const pidFile = join(root, "pid.txt");
+    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") await delay(20);
+    session.cancel();
+    const result = await running;
+    expect(result.status).toBe("cancelled");
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    // SIGTERM then, after a grace period, SIGKILL: give the group that long to go.
+    for (let waited = 0; processAlive(pid) && waited < 3000; waited += 50) await delay(50);
+    expect(processAlive(pid)).toBe(false);
+    const results = session.messages.flatMap((m) => m.parts).filter((p) => p.type === "tool_result");
+    expect(results.map((r) => (r.type === "tool_result" ? r.status : ""))).toEqual(["cancelled"]);
+    expect((await session.send("go on")).final).toBe("next");
   });
 });

@@ -1,0 +1,58 @@
+export {
+  type CatalogLookup,
+  catalogWith,
+  costOf,
+  lookupModel,
+  type ModelCatalog,
+  type ModelInfo,
+  modelInfoSchema,
+  shippedCatalog,
+  type TokenCounts,
+  unknownModelInfo,
+} from "./catalog.js";
+export {
+  type ApiKeyLookup,
+  type ApiKeySettings,
+  apiKeyEnvVars,
+  authFix,
+  type CredentialsFile,
+  type CredentialsRead,
+  credentialsPath,
+  type KeySource,
+  readCredentialsFile,
+  resolveApiKey,
+} from "./credentials.js";
+export {
+  createModelClient,
+  type ModelClientCreation,
+  type ModelClientSettings,
+  type RetryNotice,
+} from "./gateway.js";
+export {
+  type LocalProbeResult,
+  type LocalServer,
+  noProviderHelp,
+  type ProbeSettings,
+  probeLocalProviders,
+} from "./localProbe.js";
+export {
+  type ModelIdParse,
+  type ParsedModelId,
+  type ProviderName,
+  parseModelId,
+  providerNames,
+} from "./modelId.js";
+export type { ModelClient, ModelRequest, ModelStreamEvent, ToolSpec } from "./modelStream.js";
+export { type PromptOptions, toProviderPrompt, toProviderTools } from "./promptConversion.js";
+export { createLanguageModel, defaultBaseUrls, type ProviderConnection } from "./providers.js";
+export {
+  classifyFailure,
+  decideRetry,
+  defaultRetrySettings,
+  type Failure,
+  type FailureKind,
+  type RetryDecision,
+  type RetrySettings,
+  retryAfterMs,
+  retrySettingsWith,
+} from "./retryPolicy.js";

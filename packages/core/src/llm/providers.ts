@@ -1,0 +1,60 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createDeepSeek } from "@ai-sdk/deepseek";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { ParsedModelId, ProviderName } from "./modelId.js";
+
+/**
+ * Where each provider is reached when no base URL is configured. They are always passed to the
+ * SDK explicitly, because the SDK would otherwise consult process.env (OPENAI_BASE_URL, …)
+ * behind the caller's back.
+ */
+export const defaultBaseUrls: Record<ProviderName, string> = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com/v1",
+  google: "https://generativelanguage.googleapis.com/v1beta",
+  deepseek: "https://api.deepseek.com",
+  // LM Studio's default address: the most common OpenAI-compatible server on a developer's machine.
+  "openai-compatible": "http://127.0.0.1:1234/v1",
+  // Ollama serves the OpenAI chat-completions API under /v1, so it goes through the same client.
+  ollama: "http://127.0.0.1:11434/v1",
+};
+
+export interface ProviderConnection {
+  /** Overrides the provider's default base URL (for OpenAI-compatible servers it ends in `/v1`). */
+  baseUrl?: string;
+  apiKey?: string;
+  /** Used for every HTTP request of the model; must be a real fetch (or a wrapper around one). */
+  fetch?: typeof fetch;
+}
+
+/** Builds the AI SDK model for an id. Keys are always passed in: the SDK must not read the environment. */
+export function createLanguageModel(id: ParsedModelId, connection: ProviderConnection): LanguageModelV3 {
+  const baseURL = connection.baseUrl ?? defaultBaseUrls[id.provider];
+  // The SDK falls back to process.env when apiKey is undefined; an empty key fails loudly instead.
+  const apiKey = connection.apiKey ?? "";
+  const fetch = connection.fetch;
+  switch (id.provider) {
+    case "openai":
+      // Chat completions rather than the Responses API: it is what OpenAI-style servers share.
+      return createOpenAI({ baseURL, apiKey, fetch }).chat(id.model);
+    case "anthropic":
+      return createAnthropic({ baseURL, apiKey, fetch })(id.model);
+    case "google":
+      return createGoogleGenerativeAI({ baseURL, apiKey, fetch })(id.model);
+    case "deepseek":
+      return createDeepSeek({ baseURL, apiKey, fetch })(id.model);
+    case "openai-compatible":
+    case "ollama":
+      return createOpenAICompatible({
+        name: id.provider,
+        baseURL,
+        apiKey: connection.apiKey,
+        fetch,
+        // Without it the servers send no usage in streamed responses.
+        includeUsage: true,
+      })(id.model);
+  }
+}

@@ -1,0 +1,77 @@
+import { readFile, stat } from "node:fs/promises";
+import { errorInfo } from "@lathe/protocol";
+import { z } from "zod";
+import { resolveProjectPath } from "../../../policy/pathGuard.js";
+import { atomicWriteFile } from "../../atomicWrite.js";
+import { sha256Hex } from "../../fileReadLedger.js";
+import { statIfExists } from "../../statIfExists.js";
+import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
+import { toolPrompt } from "../../toolPrompt.js";
+
+const writeFileSchema = z.object({
+  path: z.string().min(1).describe("Path of the file, relative to the project root or absolute."),
+  contents: z.string().describe("The complete new contents of the file."),
+});
+
+type WriteFileArgs = z.infer<typeof writeFileSchema>;
+
+export const writeFileTool = defineTool({
+  name: "write_file",
+  description: toolPrompt(new URL("./writeFile.md", import.meta.url)),
+  schema: writeFileSchema,
+  kind: "edit",
+  risk: () => "medium",
+  timeoutMs: 60_000,
+  truncation: "head",
+  execute: writeFile,
+});
+
+async function writeFile(args: WriteFileArgs, ctx: ToolContext): Promise<ToolResult> {
+  const guarded = await resolveProjectPath(ctx.projectRoot, args.path);
+  if (!guarded.ok) return { ok: false, error: guarded.error };
+  const { path: absPath, relative: displayPath } = guarded;
+
+  const existing = await statIfExists(absPath);
+  if (existing?.isDirectory()) {
+    return {
+      ok: false,
+      error: errorInfo("E_INVALID_ARGS", `${displayPath} is a directory; give a file path.`),
+    };
+  }
+  const bytes = Buffer.from(args.contents, "utf8");
+  let unchanged = false;
+  if (existing !== undefined) {
+    const freshness = await ctx.fileReads.checkFresh(absPath);
+    if (freshness === "never_read") {
+      const message = `${displayPath} already exists and you have not read it in this session. Read it first with read_file, then write.`;
+      return { ok: false, error: errorInfo("E_STALE_FILE", message) };
+    }
+    if (freshness === "changed") {
+      const message = `${displayPath} changed on disk since you last read it. Read it again with read_file, then write.`;
+      return { ok: false, error: errorInfo("E_STALE_FILE", message) };
+    }
+    unchanged = (await readFile(absPath)).equals(bytes);
+  }
+
+  // Rewriting identical bytes would only wake file watchers and build tools.
+  if (!unchanged) await atomicWriteFile(absPath, bytes);
+  const written = await stat(absPath);
+  ctx.fileReads.noteWrite(absPath, { mtimeMs: written.mtimeMs, size: written.size, hash: sha256Hex(bytes) });
+
+  const lines = countLines(args.contents);
+  const lineText = `${lines} ${lines === 1 ? "line" : "lines"}`;
+  const action = existing === undefined ? "Created" : "Overwrote";
+  const note = unchanged ? "; the contents were already identical" : "";
+  return {
+    ok: true,
+    output: `${action} ${displayPath} (${lineText}, ${bytes.length} bytes${note}).`,
+    metadata: { path: displayPath, created: existing === undefined, lines, bytes: bytes.length },
+  };
+}
+
+/** Lines as an editor counts them: a final newline ends the last line rather than adding one. */
+function countLines(contents: string): number {
+  if (contents === "") return 0;
+  const newlines = contents.split("\n").length - 1;
+  return contents.endsWith("\n") ? newlines : newlines + 1;
+}

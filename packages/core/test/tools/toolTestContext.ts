@@ -1,0 +1,52 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { FileReadLedger } from "../../src/tools/fileReadLedger.js";
+import { defaultOutputLimits, type OutputLimits, type ToolContext } from "../../src/tools/tool.js";
+
+export interface EmittedChunk {
+  stream: "stdout" | "stderr";
+  chunk: string;
+  at: number;
+}
+
+export interface ToolTestBed {
+  /** Real path of a fresh project directory. */
+  projectRoot: string;
+  latheHome: string;
+  /** A directory beside the project, for things that must be outside it. */
+  outside: string;
+  ledger: FileReadLedger;
+  emitted: EmittedChunk[];
+  context(overrides?: { signal?: AbortSignal; outputLimits?: OutputLimits; callId?: string }): ToolContext;
+  cleanup(): void;
+}
+
+/** Real directories in the system temp dir; every test gets its own. */
+export function createToolTestBed(): ToolTestBed {
+  const base = realpathSync(mkdtempSync(path.join(tmpdir(), "lathe-tools-")));
+  const projectRoot = path.join(base, "project");
+  const latheHome = path.join(base, "lathe-home");
+  const outside = path.join(base, "outside");
+  for (const directory of [projectRoot, latheHome, outside]) mkdirSync(directory);
+  const ledger = new FileReadLedger();
+  const emitted: EmittedChunk[] = [];
+  return {
+    projectRoot,
+    latheHome,
+    outside,
+    ledger,
+    emitted,
+    context: (overrides = {}) => ({
+      projectRoot,
+      sessionId: "session-1",
+      callId: overrides.callId ?? "call-1",
+      latheHome,
+      signal: overrides.signal ?? new AbortController().signal,
+      emitOutput: (stream, chunk) => emitted.push({ stream, chunk, at: Date.now() }),
+      fileReads: ledger,
+      outputLimits: overrides.outputLimits ?? defaultOutputLimits,
+    }),
+    cleanup: () => rmSync(base, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,255 @@
+import { appendFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { anthropicWire } from "./anthropicWire.js";
+import { geminiJsonArrayWire, geminiSseWire } from "./geminiWire.js";
+import { openaiWire } from "./openaiWire.js";
+import { buildReply } from "./reply.js";
+import { type FakeScript, loadFakeScript, type ScriptedError } from "./script.js";
+import { sendStream, waitUnlessClosed } from "./sse.js";
+import { defaultErrorMessage, type WireFormat } from "./wireFormat.js";
+
+export interface RecordedRequest {
+  method: string;
+  /** The request target as sent, query string included. */
+  path: string;
+  /** Lower-cased header names, as node:http gives them. */
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body, or the raw text when it was not JSON. */
+  body: unknown;
+  /** `performance.now()` when the whole body had arrived, for harness-overhead measurements. */
+  receivedAt: number;
+}
+
+export interface FakeLlmOptions {
+  /** The script itself, or the path of a JSON file holding it. */
+  script: FakeScript | string;
+  /** 0 or absent: any free port. */
+  port?: number;
+  /** Every request body is appended to this file as one JSON line. */
+  recordFile?: string;
+}
+
+export interface FakeLlm {
+  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  url: string;
+  /** Every request received, in arrival order; the array fills as requests come in. */
+  requests: RecordedRequest[];
+  /** How many turns have been consumed so far. */
+  turnsServed(): number;
+  close(): Promise<void>;
+}
+
+interface Endpoint {
+  wire: WireFormat;
+  streams(body: Record<string, unknown>): boolean;
+  model(body: Record<string, unknown>): string;
+}
+
+function modelField(body: Record<string, unknown>): string {
+  return typeof body.model === "string" ? body.model : "fake-model";
+}
+
+const openaiEndpoint: Endpoint = {
+  wire: openaiWire,
+  streams: (body) => body.stream === true,
+  model: modelField,
+};
+const anthropicEndpoint: Endpoint = {
+  wire: anthropicWire,
+  streams: (body) => body.stream === true,
+  model: modelField,
+};
+
+const geminiPath = /^\/v1(?:beta|alpha)?\/(.+):(streamGenerateContent|generateContent)$/;
+
+function endpointFor(method: string | undefined, url: URL): Endpoint | undefined {
+  if (method !== "POST") return undefined;
+  const path = url.pathname;
+  if (path === "/v1/chat/completions" || path === "/chat/completions") return openaiEndpoint;
+  if (path === "/v1/messages" || path === "/messages") return anthropicEndpoint;
+  const gemini = geminiPath.exec(path);
+  if (gemini === null) return undefined;
+  const modelPath = decodeURIComponent(gemini[1] ?? "");
+  const model = modelPath.startsWith("models/") ? modelPath.slice("models/".length) : modelPath;
+  const streaming = gemini[2] === "streamGenerateContent";
+  return {
+    wire: streaming && url.searchParams.get("alt") !== "sse" ? geminiJsonArrayWire : geminiSseWire,
+    streams: () => streaming,
+    model: () => model,
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+function sendScriptedError(res: ServerResponse, wire: WireFormat, error: ScriptedError): void {
+  const headers: Record<string, string> = {};
+  if (error.retry_after_s !== undefined) headers["retry-after"] = String(error.retry_after_s);
+  if (error.body === undefined) {
+    sendJson(
+      res,
+      error.status,
+      wire.errorBody(error.status, error.message ?? defaultErrorMessage(error.status)),
+      headers,
+    );
+    return;
+  }
+  const text = typeof error.body === "string" ? error.body : JSON.stringify(error.body);
+  const isJson = typeof error.body !== "string" || parseJson(error.body) !== error.body;
+  res.writeHead(error.status, {
+    "content-type": isJson ? "application/json" : "text/plain; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** Serves the scripted turns, one per model request, until closed. */
+export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
+  const turns = await loadFakeScript(options.script);
+  const requests: RecordedRequest[] = [];
+  let turnsServed = 0;
+
+  async function answer(
+    res: ServerResponse,
+    endpoint: Endpoint,
+    body: Record<string, unknown>,
+    requestBytes: number,
+  ): Promise<void> {
+    const { wire } = endpoint;
+    const turn = turns[turnsServed];
+    if (turn === undefined) {
+      // 400, not 5xx: clients retry server errors, and an exhausted script will not get better.
+      sendJson(res, 400, wire.errorBody(400, `fake-llm: script exhausted after ${turns.length} turns`));
+      return;
+    }
+    turnsServed++;
+    const turnNumber = turnsServed;
+    if (turn.hang_ms !== undefined) {
+      await waitUnlessClosed(res, turn.hang_ms);
+      if (res.destroyed) return;
+    }
+    if (turn.error !== undefined) {
+      sendScriptedError(res, wire, turn.error);
+      return;
+    }
+    const reply = buildReply(turn, turnNumber, endpoint.model(body), requestBytes);
+    if (endpoint.streams(body)) {
+      await sendStream(res, {
+        contentType: wire.streamContentType,
+        pieces: wire.streamPieces(reply),
+        chunkDelayMs: turn.chunk_delay_ms ?? 0,
+        dropAfterChunks: turn.drop_after_chunks,
+      });
+      return;
+    }
+    if (turn.drop_after_chunks !== undefined) {
+      // A whole-body answer has no chunks to count: the client gets headers, then a cut connection.
+      res.writeHead(200, { "content-type": "application/json" });
+      res.flushHeaders();
+      res.socket?.destroy();
+      return;
+    }
+    sendJson(res, 200, wire.completeResponse(reply));
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const text = await readBody(req);
+    const body = parseJson(text);
+    const target = req.url ?? "/";
+    requests.push({
+      method: req.method ?? "",
+      path: target,
+      headers: { ...req.headers },
+      body,
+      receivedAt: performance.now(),
+    });
+    if (options.recordFile !== undefined) appendFileSync(options.recordFile, `${JSON.stringify(body)}\n`);
+    const endpoint = endpointFor(req.method, new URL(target, "http://127.0.0.1"));
+    if (endpoint === undefined) {
+      sendJson(
+        res,
+        404,
+        openaiWire.errorBody(
+          404,
+          `fake-llm: no endpoint for ${req.method} ${target}; POST /v1/chat/completions, /v1/messages or /v1beta/models/{model}:streamGenerateContent`,
+        ),
+      );
+      return;
+    }
+    if (!isJsonObject(body)) {
+      sendJson(res, 400, endpoint.wire.errorBody(400, "fake-llm: the request body is not a JSON object"));
+      return;
+    }
+    await answer(res, endpoint, body, Buffer.byteLength(text));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // A client that hung up mid-request is not a server fault, and there is no one left to answer.
+      if (res.destroyed) return;
+      process.stderr.write(`fake-llm: failed to answer ${req.method} ${req.url}: ${String(error)}\n`);
+      if (res.headersSent) res.socket?.destroy();
+      else sendJson(res, 500, openaiWire.errorBody(500, `fake-llm: ${String(error)}`));
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string")
+    throw new Error("fake-llm: the server has no TCP address");
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    requests,
+    turnsServed: () => turnsServed,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive and hanging connections would hold close() open indefinitely.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

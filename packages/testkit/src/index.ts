@@ -1,0 +1,3 @@
+export { type FakeScript, type FakeTurn, fakeScriptSchema, fakeTurnSchema } from "./fakeLlm/script.js";
+export { type FakeLlm, type FakeLlmOptions, type RecordedRequest, startFakeLlm } from "./fakeLlm/server.js";
+export { processAlive } from "./processProbe.js";
