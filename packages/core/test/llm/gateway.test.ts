@@ -109,40 +109,41 @@ function ofType<T extends ModelStreamEvent["type"]>(events: ModelStreamEvent[], 
 }
 
 describe("streaming through each provider", () => {
-  it.each(protocols)(
-    "streams text and usage with cost over $modelId",
-    async ({ modelId, basePath, requestPath, costUsd }) => {
-      const client = await clientFor(
-        [{ text: "Hello there, this is the fake.", usage: { prompt_tokens: 1000, completion_tokens: 500 } }],
-        { modelId, basePath },
-      );
-      const { events, error } = await run(client);
-      expect(error).toBeUndefined();
-      expect(ofType(events, "text_delta").length).toBeGreaterThan(1);
-      expect(joined(events, "text_delta")).toBe("Hello there, this is the fake.");
-      expect(events.at(-1)).toEqual({
-        type: "finish",
-        finishReason: "stop",
-        usage: { inputTokens: 1000, outputTokens: 500, cachedInputTokens: 0, reasoningTokens: 0, costUsd },
-      });
-      expect(server!.requests.map((r) => r.path)).toEqual([requestPath]);
-    },
-  );
+  it.each(protocols)("streams text and usage with cost over $modelId", async ({
+    modelId,
+    basePath,
+    requestPath,
+    costUsd,
+  }) => {
+    const client = await clientFor(
+      [{ text: "Hello there, this is the fake.", usage: { prompt_tokens: 1000, completion_tokens: 500 } }],
+      { modelId, basePath },
+    );
+    const { events, error } = await run(client);
+    expect(error).toBeUndefined();
+    expect(ofType(events, "text_delta").length).toBeGreaterThan(1);
+    expect(joined(events, "text_delta")).toBe("Hello there, this is the fake.");
+    expect(events.at(-1)).toEqual({
+      type: "finish",
+      finishReason: "stop",
+      usage: { inputTokens: 1000, outputTokens: 500, cachedInputTokens: 0, reasoningTokens: 0, costUsd },
+    });
+    expect(server!.requests.map((r) => r.path)).toEqual([requestPath]);
+  });
 
-  it.each(protocols.filter((p) => p.modelId !== "openai:gpt-4.1"))(
-    "streams reasoning before text over $modelId",
-    async ({ modelId, basePath }) => {
-      const client = await clientFor([{ reasoning: "Let me think about it.", text: "Done." }], {
-        modelId,
-        basePath,
-      });
-      const { events } = await run(client);
-      expect(joined(events, "reasoning_delta")).toBe("Let me think about it.");
-      expect(joined(events, "text_delta")).toBe("Done.");
-      const kinds = events.map((e) => e.type);
-      expect(kinds.lastIndexOf("reasoning_delta")).toBeLessThan(kinds.indexOf("text_delta"));
-    },
-  );
+  it.each(
+    protocols.filter((p) => p.modelId !== "openai:gpt-4.1"),
+  )("streams reasoning before text over $modelId", async ({ modelId, basePath }) => {
+    const client = await clientFor([{ reasoning: "Let me think about it.", text: "Done." }], {
+      modelId,
+      basePath,
+    });
+    const { events } = await run(client);
+    expect(joined(events, "reasoning_delta")).toBe("Let me think about it.");
+    expect(joined(events, "text_delta")).toBe("Done.");
+    const kinds = events.map((e) => e.type);
+    expect(kinds.lastIndexOf("reasoning_delta")).toBeLessThan(kinds.indexOf("text_delta"));
+  });
 
   it("leaves out OpenAI's reasoning_content, which the OpenAI API itself never sends", async () => {
     const client = await clientFor([{ reasoning: "Hidden.", text: "Shown." }]);
@@ -151,44 +152,44 @@ describe("streaming through each provider", () => {
     expect(joined(events, "text_delta")).toBe("Shown.");
   });
 
-  it.each(protocols)(
-    "streams tool calls with their arguments over $modelId",
-    async ({ modelId, basePath }) => {
-      const client = await clientFor(
-        [
-          {
-            tool_calls: [
-              { name: "read_file", arguments: { path: "src/a.ts" } },
-              { name: "read_file", arguments: { path: "b.md" } },
-            ],
-          },
-        ],
-        { modelId, basePath },
+  it.each(protocols)("streams tool calls with their arguments over $modelId", async ({
+    modelId,
+    basePath,
+  }) => {
+    const client = await clientFor(
+      [
+        {
+          tool_calls: [
+            { name: "read_file", arguments: { path: "src/a.ts" } },
+            { name: "read_file", arguments: { path: "b.md" } },
+          ],
+        },
+      ],
+      { modelId, basePath },
+    );
+    const { events, error } = await run(client);
+    expect(error).toBeUndefined();
+    const calls = ofType(events, "tool_call");
+    expect(calls.map((c) => [c.name, c.rawArguments])).toEqual([
+      ["read_file", '{"path":"src/a.ts"}'],
+      ["read_file", '{"path":"b.md"}'],
+    ]);
+    expect(new Set(calls.map((c) => c.providerCallId)).size).toBe(2);
+    for (const call of calls) {
+      const starts = ofType(events, "tool_call_start").filter(
+        (s) => s.providerCallId === call.providerCallId,
       );
-      const { events, error } = await run(client);
-      expect(error).toBeUndefined();
-      const calls = ofType(events, "tool_call");
-      expect(calls.map((c) => [c.name, c.rawArguments])).toEqual([
-        ["read_file", '{"path":"src/a.ts"}'],
-        ["read_file", '{"path":"b.md"}'],
+      expect(starts).toEqual([
+        { type: "tool_call_start", providerCallId: call.providerCallId, name: "read_file" },
       ]);
-      expect(new Set(calls.map((c) => c.providerCallId)).size).toBe(2);
-      for (const call of calls) {
-        const starts = ofType(events, "tool_call_start").filter(
-          (s) => s.providerCallId === call.providerCallId,
-        );
-        expect(starts).toEqual([
-          { type: "tool_call_start", providerCallId: call.providerCallId, name: "read_file" },
-        ]);
-        const streamed = ofType(events, "tool_call_delta")
-          .filter((d) => d.providerCallId === call.providerCallId)
-          .map((d) => d.delta)
-          .join("");
-        expect(streamed).toBe(call.rawArguments);
-      }
-      expect(events.at(-1)).toMatchObject({ type: "finish", finishReason: "tool-calls" });
-    },
-  );
+      const streamed = ofType(events, "tool_call_delta")
+        .filter((d) => d.providerCallId === call.providerCallId)
+        .map((d) => d.delta)
+        .join("");
+      expect(streamed).toBe(call.rawArguments);
+    }
+    expect(events.at(-1)).toMatchObject({ type: "finish", finishReason: "tool-calls" });
+  });
 
   it("passes malformed tool arguments through untouched", async () => {
     const client = await clientFor([{ tool_calls: [{ name: "read_file", raw_arguments: "{not json" }] }]);

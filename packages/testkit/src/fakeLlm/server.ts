@@ -18,6 +18,8 @@ export interface RecordedRequest {
   body: unknown;
   /** `performance.now()` when the whole body had arrived, for harness-overhead measurements. */
   receivedAt: number;
+  /** `performance.now()` when the answer's last byte was handed to the socket. */
+  respondedAt?: number;
 }
 
 export interface FakeLlmOptions {
@@ -190,12 +192,16 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
     const text = await readBody(req);
     const body = parseJson(text);
     const target = req.url ?? "/";
-    requests.push({
+    const recorded: RecordedRequest = {
       method: req.method ?? "",
       path: target,
       headers: { ...req.headers },
       body,
       receivedAt: performance.now(),
+    };
+    requests.push(recorded);
+    res.on("finish", () => {
+      recorded.respondedAt = performance.now();
     });
     if (options.recordFile !== undefined) appendFileSync(options.recordFile, `${JSON.stringify(body)}\n`);
     const endpoint = endpointFor(req.method, new URL(target, "http://127.0.0.1"));

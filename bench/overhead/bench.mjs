@@ -1,0 +1,72 @@
+// Harness overhead (SPEC §10, target < 5 ms): the time Lathe spends between the end of one model
+// stream and the start of the next request, over a 50-round scripted session, with the time
+// spent inside tools taken out. Both ends are stamped by the scripted server on one clock:
+// when it finished writing answer N and when request N+1 arrived.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AgentSession, builtinTools, createModelClient, ToolRegistry } from "@lathe/core";
+import { startFakeLlm } from "@lathe/testkit";
+
+const rounds = 50;
+
+export async function run() {
+  const figures = [];
+  for (const [label, modelId, basePath] of [
+    ["openai", "openai:gpt-4.1", "/v1"],
+    ["anthropic", "anthropic:claude-sonnet-4-5", "/v1"],
+    ["google", "google:gemini-2.5-pro", "/v1beta"],
+  ]) {
+    const gaps = await measure(modelId, basePath);
+    const sorted = [...gaps].sort((a, b) => a - b);
+    const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+    figures.push({ metric: `${label}: overhead median`, value: round(at(0.5)), unit: "ms", target: "< 5" });
+    figures.push({ metric: `${label}: overhead p95`, value: round(at(0.95)), unit: "ms" });
+  }
+  return figures;
+}
+
+async function measure(modelId, basePath) {
+  const turns = Array.from({ length: rounds }, (_, i) => ({
+    text: `Round ${i + 1}: reading the file again.`,
+    tool_calls: [{ name: "read_file", arguments: { path: "data.txt", offset: (i % 5) + 1, limit: 3 } }],
+  }));
+  turns.push({ text: "Done." });
+  const server = await startFakeLlm({ script: { turns } });
+  const root = mkdtempSync(join(tmpdir(), "lathe-bench-"));
+  const home = mkdtempSync(join(tmpdir(), "lathe-bench-home-"));
+  writeFileSync(join(root, "data.txt"), Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n"));
+  const client = createModelClient({
+    modelId,
+    baseUrl: `${server.url}${basePath}`,
+    apiKey: "bench",
+    env: {},
+    latheHome: home,
+  });
+  if (!client.ok) throw new Error(client.error.message);
+  const session = new AgentSession({
+    projectRoot: root,
+    latheHome: home,
+    model: client.client,
+    tools: new ToolRegistry(builtinTools()),
+    approvalMode: "yolo",
+    maxIterations: rounds + 1,
+  });
+  const toolTime = [];
+  let started = 0;
+  session.subscribe((event) => {
+    if (event.type === "tool_executing") started = performance.now();
+    if (event.type === "tool_completed" || event.type === "tool_failed")
+      toolTime.push(performance.now() - started);
+  });
+  const result = await session.send("read data.txt fifty times");
+  await server.close();
+  if (result.status !== "completed") throw new Error(`bench session ended ${result.status}`);
+  const gaps = [];
+  for (let i = 0; i + 1 < server.requests.length; i++) {
+    gaps.push(server.requests[i + 1].receivedAt - server.requests[i].respondedAt - toolTime[i]);
+  }
+  return gaps;
+}
+
+const round = (n) => Math.round(n * 100) / 100;
