@@ -2,22 +2,15 @@
 // stream and the start of the next request, over a 50-round scripted session, with the time
 // spent inside tools taken out. Both ends are stamped by the scripted server on one clock:
 // when it finished writing answer N and when request N+1 arrived.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { AgentSession, builtinTools, createModelClient, ToolRegistry } from "@lathe/core";
-import { startFakeLlm } from "@lathe/testkit";
+import { startScriptedSession } from "@lathe/testkit";
 
 const rounds = 50;
 
 export async function run() {
   const figures = [];
-  for (const [label, modelId, basePath] of [
-    ["openai", "openai:gpt-4.1", "/v1"],
-    ["anthropic", "anthropic:claude-sonnet-4-5", "/v1"],
-    ["google", "google:gemini-2.5-pro", "/v1beta"],
-  ]) {
-    const gaps = await measure(modelId, basePath);
+  for (const modelId of ["openai:gpt-4.1", "anthropic:claude-sonnet-4-5", "google:gemini-2.5-pro"]) {
+    const label = modelId.split(":")[0];
+    const gaps = await measure(modelId);
     const sorted = [...gaps].sort((a, b) => a - b);
     const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
     figures.push({ metric: `${label}: overhead median`, value: round(at(0.5)), unit: "ms", target: "< 5" });
@@ -26,31 +19,16 @@ export async function run() {
   return figures;
 }
 
-async function measure(modelId, basePath) {
+async function measure(modelId) {
   const turns = Array.from({ length: rounds }, (_, i) => ({
     text: `Round ${i + 1}: reading the file again.`,
     tool_calls: [{ name: "read_file", arguments: { path: "data.txt", offset: (i % 5) + 1, limit: 3 } }],
   }));
   turns.push({ text: "Done." });
-  const server = await startFakeLlm({ script: { turns } });
-  const root = mkdtempSync(join(tmpdir(), "lathe-bench-"));
-  const home = mkdtempSync(join(tmpdir(), "lathe-bench-home-"));
-  writeFileSync(join(root, "data.txt"), Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n"));
-  const client = createModelClient({
+  const { session, server } = await startScriptedSession(turns, {
     modelId,
-    baseUrl: `${server.url}${basePath}`,
-    apiKey: "bench",
-    env: {},
-    latheHome: home,
-  });
-  if (!client.ok) throw new Error(client.error.message);
-  const session = new AgentSession({
-    projectRoot: root,
-    latheHome: home,
-    model: client.client,
-    tools: new ToolRegistry(builtinTools()),
-    approvalMode: "yolo",
     maxIterations: rounds + 1,
+    files: { "data.txt": Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n") },
   });
   const toolTime = [];
   let started = 0;

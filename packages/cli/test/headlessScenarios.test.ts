@@ -39,6 +39,7 @@ async function headless(
   prompt: string,
   extra: string[] = [],
   files: Record<string, string> = {},
+  output: { format?: "json" | "stream-json"; onStdout?: Parameters<typeof runLathe>[1]["onStdout"] } = {},
 ) {
   server = await startFakeLlm({ script: { turns } });
   const ws = await makeWorkspace(files, fastLlm);
@@ -53,13 +54,17 @@ async function headless(
       "--base-url",
       `${server.url}/v1`,
       "--output-format",
-      "json",
+      output.format ?? "json",
       ...extra,
     ],
-    { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key" } },
+    { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key" }, onStdout: output.onStdout },
   );
-  const json = run.stdout.trim() ? JSON.parse(run.stdout.trim().split("\n").at(-1)!) : undefined;
-  return { run, json, ws };
+  const lines = run.stdout
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  return { run, json: lines.at(-1), lines, ws };
 }
 
 describe("acceptance cases over HTTP", () => {
@@ -261,27 +266,7 @@ describe("approvals and modes in headless runs", () => {
   });
 
   it("prints stream-json events ending with a result line", async () => {
-    server = await startFakeLlm({ script: { turns: [{ text: "hello there" }] } });
-    const ws = await makeWorkspace({}, fastLlm);
-    const run = await runLathe(
-      [
-        "-p",
-        "hi",
-        "--cwd",
-        ws.root,
-        "--model",
-        "openai:gpt-4.1",
-        "--base-url",
-        `${server.url}/v1`,
-        "--output-format",
-        "stream-json",
-      ],
-      { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key" } },
-    );
-    const lines = run.stdout
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
+    const { lines } = await headless([{ text: "hello there" }], "hi", [], {}, { format: "stream-json" });
     expect(lines[0]).toMatchObject({ type: "system", subtype: "init", model: "openai:gpt-4.1" });
     expect(
       lines
@@ -317,25 +302,14 @@ describe("approvals and modes in headless runs", () => {
   });
 
   it("cancels on SIGINT with exit code 4", async () => {
-    server = await startFakeLlm({ script: { turns: [{ text: "slow ".repeat(400), chunk_delay_ms: 20 }] } });
-    const ws = await makeWorkspace({}, fastLlm);
     let sent = false;
-    const run = await runLathe(
-      [
-        "-p",
-        "hi",
-        "--cwd",
-        ws.root,
-        "--model",
-        "openai:gpt-4.1",
-        "--base-url",
-        `${server.url}/v1`,
-        "--output-format",
-        "stream-json",
-      ],
+    const { run, json } = await headless(
+      [{ text: "slow ".repeat(400), chunk_delay_ms: 20 }],
+      "hi",
+      [],
+      {},
       {
-        home: ws.home,
-        env: { OPENAI_API_KEY: "sk-test-not-a-real-key" },
+        format: "stream-json",
         onStdout: (text, kill) => {
           if (!sent && text.includes('"subtype":"delta"')) {
             sent = true;
@@ -345,7 +319,6 @@ describe("approvals and modes in headless runs", () => {
       },
     );
     expect(run.code).toBe(4);
-    const last = JSON.parse(run.stdout.trim().split("\n").at(-1)!);
-    expect(last).toMatchObject({ type: "result", subtype: "cancelled", is_error: true });
+    expect(json).toMatchObject({ type: "result", subtype: "cancelled", is_error: true });
   });
 });

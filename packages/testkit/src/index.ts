@@ -1,3 +1,9 @@
 export { type FakeScript, type FakeTurn, fakeScriptSchema, fakeTurnSchema } from "./fakeLlm/script.js";
 export { type FakeLlm, type FakeLlmOptions, type RecordedRequest, startFakeLlm } from "./fakeLlm/server.js";
 export { processAlive } from "./processProbe.js";
+export {
+  type ScriptedSession,
+  type ScriptedSessionOptions,
+  scriptedBasePaths,
+  startScriptedSession,
+} from "./scriptedSession.js";

@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import {
+  AgentSession,
+  type AgentSessionOptions,
+  type ApprovalMode,
+  builtinTools,
+  createModelClient,
+  type RetrySettings,
+  ToolRegistry,
+} from "@lathe/core";
+import type { LatheEvent } from "@lathe/protocol";
+import type { FakeTurn } from "./fakeLlm/script.js";
+import { type FakeLlm, startFakeLlm } from "./fakeLlm/server.js";
+
+/** Where each wire protocol lives on the scripted server, by provider. */
+export const scriptedBasePaths = {
+  openai: "/v1",
+  anthropic: "/v1",
+  google: "/v1beta",
+  deepseek: "/v1",
+} as const;
+
+export interface ScriptedSessionOptions {
+  /** `provider:model` with a provider the scripted server speaks (default `openai:gpt-4.1`). */
+  modelId?: string;
+  approvalMode?: ApprovalMode;
+  maxIterations?: number;
+  /** Files of the temp project, by relative path. */
+  files?: Record<string, string>;
+  retry?: Partial<RetrySettings>;
+  requestApproval?: AgentSessionOptions["requestApproval"];
+}
+
+export interface ScriptedSession {
+  session: AgentSession;
+  server: FakeLlm;
+  /** Every event the session emitted, in order. */
+  events: LatheEvent[];
+  projectRoot: string;
+  latheHome: string;
+}
+
+/**
+ * A real agent session in a temp project, talking over HTTP to a scripted model server that
+ * plays `turns`. The caller closes `server` when done.
+ */
+export async function startScriptedSession(
+  turns: FakeTurn[],
+  options: ScriptedSessionOptions = {},
+): Promise<ScriptedSession> {
+  const server = await startFakeLlm({ script: { turns } });
+  const projectRoot = mkdtempSync(join(tmpdir(), "lathe-project-"));
+  const latheHome = mkdtempSync(join(tmpdir(), "lathe-home-"));
+  for (const [path, contents] of Object.entries(options.files ?? {})) {
+    mkdirSync(dirname(join(projectRoot, path)), { recursive: true });
+    writeFileSync(join(projectRoot, path), contents);
+  }
+  const modelId = options.modelId ?? "openai:gpt-4.1";
+  const provider = modelId.split(":")[0] as keyof typeof scriptedBasePaths;
+  const client = createModelClient({
+    modelId,
+    baseUrl: `${server.url}${scriptedBasePaths[provider] ?? "/v1"}`,
+    apiKey: "scripted-test-key",
+    env: {},
+    latheHome,
+    ...(options.retry ? { retry: options.retry } : {}),
+  });
+  if (!client.ok) {
+    await server.close();
+    throw new Error(client.error.message);
+  }
+  const session = new AgentSession({
+    projectRoot,
+    latheHome,
+    model: client.client,
+    tools: new ToolRegistry(builtinTools()),
+    approvalMode: options.approvalMode ?? "yolo",
+    ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
+    ...(options.requestApproval ? { requestApproval: options.requestApproval } : {}),
+  });
+  const events: LatheEvent[] = [];
+  session.subscribe((event) => events.push(event));
+  return { session, server, events, projectRoot, latheHome };
+}
