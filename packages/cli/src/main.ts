@@ -47,10 +47,10 @@ async function main(argv: string[]): Promise<number> {
   if (!engine.ok) {
     if (engine.kind === "no_model") {
       const probe = await probeLocalProviders({ timeoutMs: 500 });
-      stderr(`${noProviderHelp(probe)}\n`);
+      stderr(`${noProviderHelp(probe, latheHome)}\n`);
       return exitCodes.usage;
     }
-    stderr(`lathe: ${engine.error.message}\n${engine.error.hint}\n`);
+    stderr(`lathe: ${engine.error.message}\n`);
     return engine.kind === "auth" ? exitCodes.auth : exitCodes.usage;
   }
   if (chat) return chat.run(engine.session, `lathe ${version} · ${engine.modelId} · ${engine.projectRoot}`);

@@ -72,6 +72,9 @@ const examples = [
 /** What to tell a user who has no provider configured: every way to set one up, local servers first. */
 export function noProviderHelp(probe: LocalProbeResult, latheHome = "$LATHE_HOME"): string {
   const lines = ["No model provider is configured.", ""];
+  if (probe.servers.length === 0) {
+    lines.push("No local Ollama (127.0.0.1:11434) or LM Studio (127.0.0.1:1234) answered.", "");
+  }
   for (const server of probe.servers) {
     const first = server.models[0];
     const baseUrlFlag =
@@ -103,6 +106,7 @@ export function noProviderHelp(probe: LocalProbeResult, latheHome = "$LATHE_HOME
     "  lathe --model openai-compatible:<model> --base-url <url>/v1  (key from OPENAI_COMPATIBLE_API_KEY if needed)",
     "",
     `Model ids are provider:model; providers: ${providerNames.join(", ")}.`,
+    `To make a choice stick, put {"model": "provider:model"} in ${latheHome}/settings.json or set LATHE_MODEL.`,
   );
   return lines.join("\n");
 }

@@ -124,7 +124,12 @@ describe("the agent loop", () => {
   // @ai-sdk/openai replaces a repeated or missing wire id with its own; @ai-sdk/deepseek passes a
   // repeated one through, so the loop itself sees two calls with one provider id.
   it.each([
-    { modelId: "deepseek:deepseek-chat", id: "call_same" as string | null, case: "reuses one id", seen: true },
+    {
+      modelId: "deepseek:deepseek-chat",
+      id: "call_same" as string | null,
+      case: "reuses one id",
+      seen: true,
+    },
     { modelId: "openai:gpt-4.1", id: "call_same" as string | null, case: "reuses one id", seen: false },
     { modelId: "openai:gpt-4.1", id: null, case: "omits ids", seen: false },
   ])("matches results to calls when $modelId $case", async ({ modelId, id, seen }) => {
