@@ -1,6 +1,6 @@
 export { AgentSession, type AgentSessionOptions, type RunResult } from "./agent/agentSession.js";
 export type { EventListener } from "./agent/eventBus.js";
-export { toolsForMode } from "./agent/modeTools.js";
+export { prefersApplyPatch, toolsForMode, toolsForRequest } from "./agent/modeTools.js";
 export * from "./llm/index.js";
 export {
   type ApprovalDecision,

@@ -32,6 +32,19 @@ export type Mode = z.infer<typeof modeSchema>;
 export const riskSchema = z.enum(["safe", "low", "medium", "high", "critical"]);
 export type Risk = z.infer<typeof riskSchema>;
 
+/** A tool call's place in the scheduler (SPEC §4): every change is a `tool_call_state` event. */
+export const toolCallStateSchema = z.enum([
+  "validating",
+  "awaiting_approval",
+  "scheduled",
+  "executing",
+  "success",
+  "error",
+  "rejected",
+  "cancelled",
+]);
+export type ToolCallState = z.infer<typeof toolCallStateSchema>;
+
 const base = {
   sessionId: z.string(),
   runId: z.string(),
@@ -62,6 +75,7 @@ export const eventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("tool_call_start"), ...call }),
   z.object({ type: z.literal("tool_call_delta"), ...call, delta: z.string() }),
   z.object({ type: z.literal("tool_call_ready"), ...call, arguments: z.unknown() }),
+  z.object({ type: z.literal("tool_call_state"), ...call, state: toolCallStateSchema }),
   z.object({
     type: z.literal("approval_required"),
     ...call,

@@ -26,7 +26,7 @@ import {
   runToolBatch,
 } from "../tools/toolScheduler.js";
 import { EventBus, type EventListener } from "./eventBus.js";
-import { toolsForMode } from "./modeTools.js";
+import { toolsForRequest } from "./modeTools.js";
 import { canTransition } from "./runStateMachine.js";
 import { buildSystemPrompt } from "./systemPrompt.js";
 
@@ -75,6 +75,7 @@ export class AgentSession {
   readonly messages: Message[] = [];
   private readonly bus: EventBus;
   private readonly fileReads = new FileReadLedger();
+  private readonly invalidStreaks = new Map<string, number>();
   private state: RunState = "idle";
   private mode: Mode;
   private approvalMode: ApprovalMode;
@@ -171,7 +172,7 @@ export class AgentSession {
 
     emit({ type: "run_start", mode: this.mode, model: this.options.model.modelId, prompt: text });
     this.pushMessage("user", [{ type: "text", text }]);
-    const offeredTools = toolsForMode(this.mode, this.options.tools.list());
+    const offeredTools = toolsForRequest(this.mode, this.options.model.modelId, this.options.tools.list());
     const offered = new Set(offeredTools.map((tool) => tool.name));
     const specs = this.options.tools.specs((tool) => offered.has(tool.name));
     const system = buildSystemPrompt(this.mode, {
@@ -230,6 +231,7 @@ export class AgentSession {
         emit,
         setState,
         signal,
+        invalidStreaks: this.invalidStreaks,
       });
       this.pushMessage("tool", results);
       emit({ type: "turn_end", iteration: iterations, toolCalls: calls.length });

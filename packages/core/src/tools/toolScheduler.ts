@@ -5,6 +5,7 @@ import {
   newId,
   type Risk,
   type RunState,
+  type ToolCallState,
   type ToolResultPart,
   type ToolResultStatus,
 } from "@lathe/protocol";
@@ -43,7 +44,15 @@ export interface SchedulerDeps {
   emit(draft: EventDraft): void;
   setState(state: RunState): void;
   signal: AbortSignal;
+  /**
+   * Invalid calls in a row per tool name, kept by the session across batches: after
+   * `maxInvalidInARow` the model is told to stop using that tool.
+   */
+  invalidStreaks: Map<string, number>;
 }
+
+/** Bad calls of one tool in a row before the model is told to stop using it (SPEC §4). */
+export const maxInvalidInARow = 3;
 
 /** How many read-only calls of one batch may run at once. */
 const maxConcurrentReads = 4;
@@ -69,6 +78,9 @@ export async function runToolBatch(
   deps: SchedulerDeps,
 ): Promise<ToolResultPart[]> {
   const prepared = calls.map((call) => prepare(call, deps));
+  for (const item of prepared) {
+    if (item.kind === "ready" && !item.ask) setCallState(item.call, "scheduled", deps);
+  }
   const results: ToolResultPart[] = new Array(calls.length);
   let index = 0;
   while (index < prepared.length) {
@@ -86,7 +98,12 @@ export async function runToolBatch(
   return results;
 }
 
+function setCallState(call: PendingCall, state: ToolCallState, deps: SchedulerDeps): void {
+  deps.emit({ type: "tool_call_state", callId: call.callId, name: call.name, state });
+}
+
 function prepare(call: PendingCall, deps: SchedulerDeps): Prepared {
+  setCallState(call, "validating", deps);
   if (!deps.offered.has(call.name)) {
     const offeredSuggestions = deps.registry.suggest(call.name).filter((name) => deps.offered.has(name));
     const hint = offeredSuggestions.length > 0 ? ` Did you mean: ${offeredSuggestions.join(", ")}?` : "";
@@ -97,10 +114,21 @@ function prepare(call: PendingCall, deps: SchedulerDeps): Prepared {
     };
   }
   const validated = deps.registry.validate(call.name, call.rawArguments);
-  if (!validated.ok) return { call, kind: "invalid", error: validated.error };
+  if (!validated.ok) return { call, kind: "invalid", error: withStreakWarning(call.name, validated.error, deps) };
+  deps.invalidStreaks.delete(call.name);
   const { tool, args } = validated;
   const risk = tool.risk(args, { projectRoot: deps.context.projectRoot });
   return { call, kind: "ready", tool, args, risk, ask: decideByRisk(deps.approvalMode, risk) === "ask" };
+}
+
+function withStreakWarning(name: string, error: LatheErrorInfo, deps: SchedulerDeps): LatheErrorInfo {
+  const streak = (deps.invalidStreaks.get(name) ?? 0) + 1;
+  deps.invalidStreaks.set(name, streak);
+  if (streak < maxInvalidInARow) return error;
+  return {
+    ...error,
+    message: `${error.message}\n${name} has now been called with invalid arguments ${streak} times in a row. Stop using ${name}; take another approach or ask the user.`,
+  };
 }
 
 function isConcurrent(item: Prepared): boolean {
@@ -122,6 +150,7 @@ function nextGroup(prepared: readonly Prepared[], start: number): Prepared[] {
 async function settle(item: Prepared, deps: SchedulerDeps): Promise<ToolResultPart> {
   const { call } = item;
   if (item.kind === "invalid") {
+    setCallState(call, "error", deps);
     deps.emit({
       type: "tool_failed",
       callId: call.callId,
@@ -133,6 +162,7 @@ async function settle(item: Prepared, deps: SchedulerDeps): Promise<ToolResultPa
   }
   if (item.ask) {
     deps.setState("awaiting_approval");
+    setCallState(call, "awaiting_approval", deps);
     const request: ApprovalRequest = {
       approvalId: newId(),
       callId: call.callId,
@@ -146,12 +176,15 @@ async function settle(item: Prepared, deps: SchedulerDeps): Promise<ToolResultPa
     if (answer === "cancelled") return cancelledResult(call, deps);
     if (answer.decision === "reject") {
       const message = answer.message ?? "The user rejected this call.";
+      setCallState(call, "rejected", deps);
       deps.emit({ type: "tool_rejected", callId: call.callId, name: call.name, message });
       const error = errorInfo("E_USER_REJECTED", message);
       return resultPart(call, "rejected", formatError(error), error);
     }
+    setCallState(call, "scheduled", deps);
   }
   deps.setState("tool_executing");
+  setCallState(call, "executing", deps);
   deps.emit({ type: "tool_executing", callId: call.callId, name: call.name });
   const started = performance.now();
   const controller = new AbortController();
@@ -171,6 +204,7 @@ async function settle(item: Prepared, deps: SchedulerDeps): Promise<ToolResultPa
   }
   const durationMs = Math.round(performance.now() - started);
   if (result.ok) {
+    setCallState(call, "success", deps);
     deps.emit({
       type: "tool_completed",
       callId: call.callId,
@@ -180,8 +214,9 @@ async function settle(item: Prepared, deps: SchedulerDeps): Promise<ToolResultPa
     });
     return resultPart(call, "success", result.output);
   }
-  deps.emit({ type: "tool_failed", callId: call.callId, name: call.name, error: result.error, durationMs });
   const status: ToolResultStatus = result.error.code === "E_CANCELLED" ? "cancelled" : "error";
+  setCallState(call, status, deps);
+  deps.emit({ type: "tool_failed", callId: call.callId, name: call.name, error: result.error, durationMs });
   const text = result.output ? `${formatError(result.error)}\n\n${result.output}` : formatError(result.error);
   return resultPart(call, status, text, result.error);
 }
@@ -199,6 +234,7 @@ async function waitForApproval(
 
 function cancelledResult(call: PendingCall, deps: SchedulerDeps): ToolResultPart {
   const error = errorInfo("E_CANCELLED", "The run was cancelled before this call finished.");
+  setCallState(call, "cancelled", deps);
   deps.emit({ type: "tool_failed", callId: call.callId, name: call.name, error, durationMs: 0 });
   return resultPart(call, "cancelled", formatError(error), error);
 }

@@ -47,7 +47,7 @@ describe("the agent loop", () => {
     expect(readFileSync(join(root, "note.txt"), "utf8")).toBe("new text\n");
     expect(session.runState).toBe("idle");
     const kinds = events
-      .filter((e) => e.type.startsWith("tool_"))
+      .filter((e) => e.type.startsWith("tool_") && e.type !== "tool_call_state")
       .map((e) => `${e.type}:${"name" in e ? e.name : ""}`);
     expect(kinds).toEqual([
       "tool_call_start:read_file",
