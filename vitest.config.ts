@@ -12,7 +12,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "eval/**/*.test.ts"],
     testTimeout: 30_000,
     pool: "forks",
   },
