@@ -28,6 +28,7 @@ Lathe is a coding agent: give it a task and it reads and changes your code throu
 
   lathe                      interactive chat in the terminal
   lathe -p "task"            headless run: do the task, print the result, exit
+  lathe tool NAME --args JSON  run one tool, print its result as JSON (lathe tool --help)
 
 Options:
   -p, --print                run headless (the prompt is the argument, or stdin)

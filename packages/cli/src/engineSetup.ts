@@ -1,5 +1,3 @@
-import { realpathSync, statSync } from "node:fs";
-import { resolve } from "node:path";
 import {
   AgentSession,
   type ApprovalAnswer,
@@ -10,6 +8,7 @@ import {
 } from "@lathe/core";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import type { CliArgs } from "./cliArgs.js";
+import { projectRootFrom } from "./projectRoot.js";
 import type { UserSettings } from "./userSettings.js";
 
 export interface EngineInputs {
@@ -68,18 +67,6 @@ export function setUpEngine(inputs: EngineInputs): EngineSetup {
     modelId,
     toolNames: registry.list().map((t) => t.name),
   };
-}
-
-function projectRootFrom(cwd: string): { ok: true; path: string } | { ok: false; error: LatheErrorInfo } {
-  const path = resolve(cwd);
-  try {
-    if (!statSync(path).isDirectory()) {
-      return { ok: false, error: errorInfo("E_FILE_NOT_FOUND", `--cwd ${path} is not a directory`) };
-    }
-    return { ok: true, path: realpathSync(path) };
-  } catch {
-    return { ok: false, error: errorInfo("E_FILE_NOT_FOUND", `--cwd ${path} does not exist`) };
-  }
 }
 
 /** The first provider with a key in the environment, with a sensible default model for it. */

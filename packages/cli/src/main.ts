@@ -1,18 +1,28 @@
 import { readFileSync } from "node:fs";
 import { noProviderHelp, probeLocalProviders } from "@lathe/core";
-import { parseCliArgs, usage } from "./cliArgs.js";
-import { setUpEngine } from "./engineSetup.js";
+import { type OutputFormat, parseCliArgs, usage } from "./cliArgs.js";
+import { type EngineSetup, setUpEngine } from "./engineSetup.js";
 import { exitCodes } from "./exitCodes.js";
 import { runHeadless } from "./headlessRun.js";
 import { InteractiveChat } from "./interactiveChat.js";
 import { latheHomeFrom } from "./latheHome.js";
+import { runToolCommand } from "./toolCommand.js";
 import { loadUserSettings } from "./userSettings.js";
 
 const version: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
 
+const stdout = (text: string) => process.stdout.write(text);
+const stderr = (text: string) => process.stderr.write(text);
+
+/** `lathe <subcommand> …`, by the first argument; anything else is a chat or a headless run. */
+const subcommands = new Map<string, (argv: string[]) => Promise<number>>([
+  ["tool", (argv) => runToolCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
+]);
+
 async function main(argv: string[]): Promise<number> {
-  const stdout = (text: string) => process.stdout.write(text);
-  const stderr = (text: string) => process.stderr.write(text);
+  const [first, ...rest] = argv;
+  const subcommand = first === undefined ? undefined : subcommands.get(first);
+  if (subcommand !== undefined) return subcommand(rest);
   const parsed = parseCliArgs(argv, process.cwd());
   if (!parsed.ok) {
     stderr(`lathe: ${parsed.message}\n\n${usage}`);
@@ -53,9 +63,21 @@ async function main(argv: string[]): Promise<number> {
     stderr(`lathe: ${engine.error.message}\n`);
     return engine.kind === "auth" ? exitCodes.auth : exitCodes.usage;
   }
-  if (chat) return chat.run(engine.session, `lathe ${version} · ${engine.modelId} · ${engine.projectRoot}`);
+  const code = chat
+    ? await chat.run(engine.session, `lathe ${version} · ${engine.modelId} · ${engine.projectRoot}`)
+    : await runPrompt(engine, args.prompt, args.outputFormat, args.mode ?? settings.settings.mode ?? "agent");
+  // Background commands live in process groups of their own, which would outlive us.
+  await engine.session.dispose();
+  return code;
+}
 
-  const prompt = args.prompt ?? (await readStdin());
+async function runPrompt(
+  engine: Extract<EngineSetup, { ok: true }>,
+  argPrompt: string | undefined,
+  outputFormat: OutputFormat,
+  mode: string,
+): Promise<number> {
+  const prompt = argPrompt ?? (await readStdin());
   if (!prompt.trim()) {
     stderr(`lathe: no prompt given\n\n${usage}`);
     return exitCodes.usage;
@@ -63,10 +85,10 @@ async function main(argv: string[]): Promise<number> {
   return runHeadless({
     session: engine.session,
     prompt,
-    outputFormat: args.outputFormat,
+    outputFormat,
     cwd: engine.projectRoot,
     modelId: engine.modelId,
-    mode: args.mode ?? settings.settings.mode ?? "agent",
+    mode,
     toolNames: engine.toolNames,
     version,
     stdout,

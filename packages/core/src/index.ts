@@ -11,6 +11,13 @@ export {
 export { resolveProjectPath } from "./policy/pathGuard.js";
 export { builtinTools } from "./tools/builtin/index.js";
 export { FileReadLedger } from "./tools/fileReadLedger.js";
+export {
+  BackgroundTerminals,
+  type BackgroundTerminalsOptions,
+  type TerminalInfo,
+  type TerminalOutput,
+  type TerminalStatus,
+} from "./tools/terminals/backgroundTerminals.js";
 export * from "./tools/tool.js";
 export { runTool } from "./tools/toolInvocation.js";
 export { ToolRegistry } from "./tools/toolRegistry.js";

@@ -7,3 +7,10 @@ export {
   scriptedBasePaths,
   startScriptedSession,
 } from "./scriptedSession.js";
+export { type EvalCase, type EvalCaseSpec, evalCaseSchema, loadEvalCases } from "./evalHarness/evalCase.js";
+export {
+  type CaseOutcome,
+  type CaseToolCall,
+  runScriptedCase,
+  type VerifyContext,
+} from "./evalHarness/runScriptedCase.js";

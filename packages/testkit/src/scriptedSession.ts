@@ -29,6 +29,9 @@ export interface ScriptedSessionOptions {
   maxIterations?: number;
   /** Files of the temp project, by relative path. */
   files?: Record<string, string>;
+  /** An existing directory to work in instead of a fresh temp project. */
+  projectRoot?: string;
+  mode?: AgentSessionOptions["mode"];
   retry?: Partial<RetrySettings>;
   requestApproval?: AgentSessionOptions["requestApproval"];
 }
@@ -51,7 +54,7 @@ export async function startScriptedSession(
   options: ScriptedSessionOptions = {},
 ): Promise<ScriptedSession> {
   const server = await startFakeLlm({ script: { turns } });
-  const projectRoot = mkdtempSync(join(tmpdir(), "lathe-project-"));
+  const projectRoot = options.projectRoot ?? mkdtempSync(join(tmpdir(), "lathe-project-"));
   const latheHome = mkdtempSync(join(tmpdir(), "lathe-home-"));
   for (const [path, contents] of Object.entries(options.files ?? {})) {
     mkdirSync(dirname(join(projectRoot, path)), { recursive: true });
@@ -77,6 +80,7 @@ export async function startScriptedSession(
     model: client.client,
     tools: new ToolRegistry(builtinTools()),
     approvalMode: options.approvalMode ?? "yolo",
+    ...(options.mode ? { mode: options.mode } : {}),
     ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
     ...(options.requestApproval ? { requestApproval: options.requestApproval } : {}),
   });

@@ -17,6 +17,7 @@ import {
 import type { ModelClient } from "../llm/modelStream.js";
 import type { ApprovalMode } from "../policy/approvalMode.js";
 import { FileReadLedger } from "../tools/fileReadLedger.js";
+import { BackgroundTerminals } from "../tools/terminals/backgroundTerminals.js";
 import { defaultOutputLimits, type OutputLimits } from "../tools/tool.js";
 import type { ToolRegistry } from "../tools/toolRegistry.js";
 import {
@@ -75,6 +76,7 @@ export class AgentSession {
   readonly messages: Message[] = [];
   private readonly bus: EventBus;
   private readonly fileReads = new FileReadLedger();
+  private readonly terminals = new BackgroundTerminals();
   private readonly invalidStreaks = new Map<string, number>();
   private state: RunState = "idle";
   private mode: Mode;
@@ -124,6 +126,12 @@ export class AgentSession {
   /** Stops the current run at once: aborts the model stream, kills running commands, cancels approvals. */
   cancel(): void {
     this.active?.controller.abort(new LatheError("E_CANCELLED", "Cancelled by the user."));
+  }
+
+  /** Ends the session: cancels the run in flight and kills every command left running in the background. */
+  async dispose(): Promise<void> {
+    this.cancel();
+    await this.terminals.killAll();
   }
 
   private async run(text: string): Promise<RunResult> {
@@ -226,6 +234,7 @@ export class AgentSession {
           sessionId: this.id,
           latheHome: this.options.latheHome,
           fileReads: this.fileReads,
+          terminals: this.terminals,
           outputLimits: this.options.outputLimits ?? defaultOutputLimits,
         },
         emit,

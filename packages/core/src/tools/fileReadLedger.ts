@@ -31,7 +31,16 @@ export function sha256Hex(bytes: Uint8Array): string {
  * paths, as produced by the path guard.
  */
 export class FileReadLedger {
+  /**
+   * False outside a session (the `lathe tool` command), where nothing can have been read first,
+   * so tools skip the read-before-write check; reads and writes are still noted.
+   */
+  readonly enforced: boolean;
   private readonly entries = new Map<string, LedgerEntry>();
+
+  constructor(options: { enforce?: boolean } = {}) {
+    this.enforced = options.enforce ?? true;
+  }
 
   noteRead(absPath: string, snapshot: FileSnapshot): void {
     this.entries.set(absPath, { ...snapshot, notedAtMs: Date.now() });

@@ -91,6 +91,7 @@ function withSignal(ctx: ToolContext, signal: AbortSignal): ToolContext {
     signal,
     emitOutput: (stream, chunk) => ctx.emitOutput(stream, chunk),
     fileReads: ctx.fileReads,
+    terminals: ctx.terminals,
     outputLimits: ctx.outputLimits,
   };
 }

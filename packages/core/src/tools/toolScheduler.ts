@@ -114,7 +114,8 @@ function prepare(call: PendingCall, deps: SchedulerDeps): Prepared {
     };
   }
   const validated = deps.registry.validate(call.name, call.rawArguments);
-  if (!validated.ok) return { call, kind: "invalid", error: withStreakWarning(call.name, validated.error, deps) };
+  if (!validated.ok)
+    return { call, kind: "invalid", error: withStreakWarning(call.name, validated.error, deps) };
   deps.invalidStreaks.delete(call.name);
   const { tool, args } = validated;
   const risk = tool.risk(args, { projectRoot: deps.context.projectRoot });

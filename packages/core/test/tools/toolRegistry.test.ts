@@ -7,7 +7,13 @@ const registry = () => new ToolRegistry(builtinTools());
 describe("ToolRegistry", () => {
   it("lists and gets the built-in tools", () => {
     const tools = registry();
-    expect(tools.list().map((tool) => tool.name)).toEqual(["read_file", "write_file", "run_terminal_cmd"]);
+    expect(tools.list().map((tool) => tool.name)).toEqual([
+      "read_file",
+      "write_file",
+      "run_terminal_cmd",
+      "terminal_output",
+      "terminal_kill",
+    ]);
     expect(tools.get("read_file")?.kind).toBe("read");
     expect(tools.get("nope")).toBeUndefined();
   });
@@ -40,7 +46,7 @@ describe("ToolRegistry", () => {
   it("lists the available tools when nothing is close", () => {
     const result = registry().validate("browse", "{}");
     expect(result.ok || result.error.message).toBe(
-      'Unknown tool "browse". Available tools: read_file, write_file, run_terminal_cmd.',
+      'Unknown tool "browse". Available tools: read_file, write_file, run_terminal_cmd, terminal_output, terminal_kill.',
     );
   });
 
@@ -86,7 +92,7 @@ describe("ToolRegistry", () => {
 
   it("gives plain JSON Schema specs without $schema", () => {
     const specs = registry().specs((tool) => tool.kind !== "execute");
-    expect(specs.map((spec) => spec.name)).toEqual(["read_file", "write_file"]);
+    expect(specs.map((spec) => spec.name)).toEqual(["read_file", "write_file", "terminal_output"]);
     const readFile = specs[0];
     expect(readFile?.description).toContain("line number");
     expect(readFile?.inputSchema).not.toHaveProperty("$schema");

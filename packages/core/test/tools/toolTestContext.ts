@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { FileReadLedger } from "../../src/tools/fileReadLedger.js";
+import { BackgroundTerminals } from "../../src/tools/terminals/backgroundTerminals.js";
 import { defaultOutputLimits, type OutputLimits, type ToolContext } from "../../src/tools/tool.js";
 
 export interface EmittedChunk {
@@ -17,6 +18,8 @@ export interface ToolTestBed {
   /** A directory beside the project, for things that must be outside it. */
   outside: string;
   ledger: FileReadLedger;
+  /** Shared by every context of this bed, as in one session; killed on cleanup. */
+  terminals: BackgroundTerminals;
   emitted: EmittedChunk[];
   context(overrides?: { signal?: AbortSignal; outputLimits?: OutputLimits; callId?: string }): ToolContext;
   cleanup(): void;
@@ -30,12 +33,14 @@ export function createToolTestBed(): ToolTestBed {
   const outside = path.join(base, "outside");
   for (const directory of [projectRoot, latheHome, outside]) mkdirSync(directory);
   const ledger = new FileReadLedger();
+  const terminals = new BackgroundTerminals();
   const emitted: EmittedChunk[] = [];
   return {
     projectRoot,
     latheHome,
     outside,
     ledger,
+    terminals,
     emitted,
     context: (overrides = {}) => ({
       projectRoot,
@@ -45,8 +50,13 @@ export function createToolTestBed(): ToolTestBed {
       signal: overrides.signal ?? new AbortController().signal,
       emitOutput: (stream, chunk) => emitted.push({ stream, chunk, at: Date.now() }),
       fileReads: ledger,
+      terminals,
       outputLimits: overrides.outputLimits ?? defaultOutputLimits,
     }),
-    cleanup: () => rmSync(base, { recursive: true, force: true }),
+    cleanup: () => {
+      // The first signals go out at once; the directories can go while the processes end.
+      void terminals.killAll();
+      rmSync(base, { recursive: true, force: true });
+    },
   };
 }

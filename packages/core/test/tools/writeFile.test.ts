@@ -60,7 +60,9 @@ describe("write_file", () => {
     const error = errorOf(await write("existing.txt", "replaced"));
     expect(error.code).toBe("E_STALE_FILE");
     expect(error.message).toContain("have not read it");
-    expect(error.message).toContain("Read it first");
+    expect(error.message).toBe(
+      "existing.txt cannot be written: you have not read it in this session. Read it with read_file, then try again.",
+    );
     expect(readFileSync(inProject("existing.txt"), "utf8")).toBe("keep me");
   });
 

@@ -1,9 +1,31 @@
 import type { AnyTool } from "../tool.js";
+import { applyPatchTool } from "./applyPatch/applyPatch.js";
+import { deleteFileTool } from "./deleteFile/deleteFile.js";
+import { editFileTool } from "./editFile/editFile.js";
+import { globSearchTool } from "./globSearch/globSearch.js";
+import { listDirectoryTool } from "./listDirectory/listDirectory.js";
+import { multiEditTool } from "./multiEdit/multiEdit.js";
 import { readFileTool } from "./readFile/readFile.js";
 import { runTerminalCmdTool } from "./runTerminalCmd/runTerminalCmd.js";
+import { searchFilesTool } from "./searchFiles/searchFiles.js";
+import { terminalKillTool } from "./terminalKill/terminalKill.js";
+import { terminalOutputTool } from "./terminalOutput/terminalOutput.js";
 import { writeFileTool } from "./writeFile/writeFile.js";
 
 /** The tools every session starts with, in the order they are offered to the model. */
 export function builtinTools(): AnyTool[] {
-  return [readFileTool, writeFileTool, runTerminalCmdTool];
+  return [
+    readFileTool,
+    listDirectoryTool,
+    globSearchTool,
+    searchFilesTool,
+    editFileTool,
+    multiEditTool,
+    applyPatchTool,
+    writeFileTool,
+    deleteFileTool,
+    runTerminalCmdTool,
+    terminalOutputTool,
+    terminalKillTool,
+  ];
 }

@@ -1,9 +1,15 @@
-import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { statIfExists } from "../../statIfExists.js";
+import { spawnShell } from "../../terminals/shellProcess.js";
+import {
+  describeStatus,
+  formatTerminalOutput,
+  stillRunning,
+  terminalUsageHint,
+} from "../../terminals/terminalReport.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import { commandRisk } from "./commandRisk.js";
@@ -20,6 +26,8 @@ const killGraceMs = 2000;
  * background keep them open; their later output is not waited for.
  */
 const drainGraceMs = 500;
+/** How long a background start waits for first output, or for a command that ends at once. */
+const backgroundStartWaitMs = 1000;
 
 const runTerminalCmdSchema = z.object({
   command: z.string().min(1).describe("The command line to run with bash."),
@@ -34,7 +42,15 @@ const runTerminalCmdSchema = z.object({
     .min(1)
     .max(maxTimeoutMs)
     .optional()
-    .describe(`Timeout in milliseconds (default ${defaultTimeoutMs}, at most ${maxTimeoutMs}).`),
+    .describe(
+      `Timeout in milliseconds (default ${defaultTimeoutMs}, at most ${maxTimeoutMs}); not for background commands.`,
+    ),
+  is_background: z
+    .boolean()
+    .optional()
+    .describe(
+      "Run in the background (dev servers, watchers): returns an id at once; read with terminal_output, stop with terminal_kill.",
+    ),
   explanation: z.string().optional().describe("One sentence on why this command is run, shown to the user."),
 });
 
@@ -64,6 +80,7 @@ async function runTerminalCmd(args: RunTerminalCmdArgs, ctx: ToolContext): Promi
   if (ctx.signal.aborted) {
     return { ok: false, error: errorInfo("E_CANCELLED", "Cancelled before the command started.") };
   }
+  if (args.is_background === true) return startInBackground(args.command, cwd.path, ctx);
 
   const timeoutMs = args.timeout_ms ?? defaultTimeoutMs;
   const startedAt = Date.now();
@@ -100,6 +117,30 @@ async function runTerminalCmd(args: RunTerminalCmdArgs, ctx: ToolContext): Promi
   };
 }
 
+/**
+ * Starts the command in the session's background terminals and returns its id with what it
+ * printed in its first moments (or its whole run, when it ends at once).
+ */
+async function startInBackground(command: string, cwd: string, ctx: ToolContext): Promise<ToolResult> {
+  const started = await ctx.terminals.start(command, cwd);
+  if (!started.ok) return { ok: false, error: started.error };
+  const { id, pid } = started.terminal;
+  await ctx.terminals.waitForEnd(id, backgroundStartWaitMs, ctx.signal);
+  if (ctx.signal.aborted) {
+    // The model never learns the id of a cancelled call, so nobody could stop the command later.
+    await ctx.terminals.kill(id);
+    return { ok: false, error: errorInfo("E_CANCELLED", "Cancelled; the background command was killed.") };
+  }
+  const first = ctx.terminals.read(id, { sinceLast: true });
+  if (first === undefined) {
+    return { ok: false, error: errorInfo("E_TOOL_EXECUTION", `Background command ${id} was lost.`) };
+  }
+  const headline = `Started in the background as ${id} (pid ${pid}); ${describeStatus(first)}.`;
+  const report = formatTerminalOutput(first, headline, "(no output yet)");
+  const output = stillRunning(first) ? `${report}\n${terminalUsageHint(id)}` : report;
+  return { ok: true, output, metadata: { terminalId: id, pid, status: first.status } };
+}
+
 async function resolveWorkingDirectory(
   requested: string | undefined,
   ctx: ToolContext,
@@ -121,22 +162,6 @@ async function resolveWorkingDirectory(
   return { ok: true, path: guarded.path };
 }
 
-/** The environment of the user, with pagers, prompts and colours that would confuse a model turned off. */
-function commandEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    LATHE: "1",
-    PAGER: "cat",
-    GIT_PAGER: "cat",
-    GIT_TERMINAL_PROMPT: "0",
-    NO_COLOR: "1",
-  };
-  // Either would turn colours back on (and Node warns when one is set beside NO_COLOR).
-  delete env.FORCE_COLOR;
-  delete env.CLICOLOR_FORCE;
-  return env;
-}
-
 /**
  * Runs bash in its own process group, so a timeout or cancel can kill the command with every
  * process it started, and settles when the command has ended and its output is collected.
@@ -149,12 +174,7 @@ function runCommand(
   captures: { stdout: StreamCapture; stderr: StreamCapture },
 ): Promise<Ending> {
   return new Promise((resolve) => {
-    const child = spawn("bash", ["-c", command], {
-      cwd,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: commandEnvironment(),
-    });
+    const child = spawnShell(command, cwd);
     const timers: NodeJS.Timeout[] = [];
     let killTimer: NodeJS.Timeout | undefined;
     let stopReason: "timeout" | "cancelled" | undefined;

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { atomicWriteFile } from "../../atomicWrite.js";
 import { sha256Hex } from "../../fileReadLedger.js";
+import { staleFileError } from "../../staleFileCheck.js";
 import { statIfExists } from "../../statIfExists.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
@@ -41,15 +42,8 @@ async function writeFile(args: WriteFileArgs, ctx: ToolContext): Promise<ToolRes
   const bytes = Buffer.from(args.contents, "utf8");
   let unchanged = false;
   if (existing !== undefined) {
-    const freshness = await ctx.fileReads.checkFresh(absPath);
-    if (freshness === "never_read") {
-      const message = `${displayPath} already exists and you have not read it in this session. Read it first with read_file, then write.`;
-      return { ok: false, error: errorInfo("E_STALE_FILE", message) };
-    }
-    if (freshness === "changed") {
-      const message = `${displayPath} changed on disk since you last read it. Read it again with read_file, then write.`;
-      return { ok: false, error: errorInfo("E_STALE_FILE", message) };
-    }
+    const stale = await staleFileError(ctx.fileReads, absPath, displayPath, "write");
+    if (stale !== undefined) return { ok: false, error: stale };
     unchanged = (await readFile(absPath)).equals(bytes);
   }
 

@@ -1,0 +1,227 @@
+import { parseArgs } from "node:util";
+import {
+  type AnyTool,
+  type ApprovalMode,
+  approvalModeSchema,
+  BackgroundTerminals,
+  builtinTools,
+  decideByRisk,
+  defaultOutputLimits,
+  FileReadLedger,
+  runTool,
+  type ToolContext,
+  ToolRegistry,
+  type ToolResult,
+} from "@lathe/core";
+import { errorInfo, type LatheErrorInfo, newId, type Risk } from "@lathe/protocol";
+import { exitCodes } from "./exitCodes.js";
+import { latheHomeFrom } from "./latheHome.js";
+import { projectRootFrom } from "./projectRoot.js";
+import { loadUserSettings } from "./userSettings.js";
+
+export interface ToolCommandIo {
+  /** The arguments after `tool`. */
+  argv: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const usageHead = `Usage: lathe tool <name> --args <json> [--cwd DIR] [--approval-mode MODE]
+
+Runs one tool outside a session, under the same policy as a session, and prints one JSON line:
+  {"ok":true,"output":"…","metadata":{…}}        (metadata when the tool returns some)
+  {"ok":false,"error":{"code":"E_…","message":"…"}}
+The exit code is 0 either way; 2 means the command itself was misused.
+
+Options:
+      --args JSON            the tool's arguments, a JSON object
+      --cwd DIR              project directory (default: the current directory)
+      --approval-mode MODE   manual | ask_first (default) | auto_edit | auto | yolo;
+                             nobody can approve here, so a call the mode would ask about
+                             fails with E_USER_REJECTED
+  -h, --help                 this help; after a tool name, that tool's description and schema
+
+Commands started with run_terminal_cmd and is_background are stopped when lathe tool exits.
+`;
+
+const descriptionWidth = 90;
+
+/** `lathe tool`: validate, judge the risk, run, print one JSON line. Returns the exit code. */
+export async function runToolCommand(io: ToolCommandIo): Promise<number> {
+  const registry = new ToolRegistry(builtinTools());
+  const parsed = parseToolArgs(io.argv);
+  const misuse = (message: string) => {
+    io.stderr(`lathe tool: ${message}\n\n${usageWithTools(registry)}`);
+    return exitCodes.usage;
+  };
+  if (!parsed.ok) return misuse(parsed.message);
+  const { name, values } = parsed;
+
+  if (values.help) {
+    if (name === undefined) {
+      io.stdout(usageWithTools(registry));
+      return exitCodes.completed;
+    }
+    const tool = registry.get(name);
+    if (tool === undefined) return misuse(`unknown tool "${name}"`);
+    io.stdout(toolHelp(tool, registry));
+    return exitCodes.completed;
+  }
+  if (name === undefined) return misuse("no tool name given");
+  if (values.args === undefined)
+    return misuse("--args is required (use --args '{}' for a tool without arguments)");
+  try {
+    JSON.parse(values.args);
+  } catch (error) {
+    return misuse(`--args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const approval =
+    values["approval-mode"] === undefined ? undefined : approvalModeSchema.safeParse(values["approval-mode"]);
+  if (approval !== undefined && !approval.success) {
+    return misuse(`--approval-mode must be one of ${approvalModeSchema.options.join(", ")}`);
+  }
+  const projectRoot = projectRootFrom(values.cwd ?? io.cwd);
+  if (!projectRoot.ok) return misuse(projectRoot.error.message);
+  const latheHome = latheHomeFrom(io.env);
+  const settings = loadUserSettings(latheHome);
+  if (!settings.ok) return misuse(settings.message);
+  const approvalMode = approval?.data ?? settings.settings.approvalMode ?? "ask_first";
+
+  const result = await validateAndRun(registry, name, values.args, {
+    projectRoot: projectRoot.path,
+    latheHome,
+    approvalMode,
+  });
+  io.stdout(`${JSON.stringify(resultLine(result))}\n`);
+  return exitCodes.completed;
+}
+
+type ParsedToolArgs =
+  | { ok: true; name: string | undefined; values: ReturnType<typeof parse>["values"] }
+  | { ok: false; message: string };
+
+function parseToolArgs(argv: string[]): ParsedToolArgs {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  const [name, ...extra] = parsed.positionals;
+  if (extra.length > 0) return { ok: false, message: `one tool at a time; unexpected: ${extra.join(" ")}` };
+  return { ok: true, name, values: parsed.values };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      args: { type: "string" },
+      cwd: { type: "string" },
+      "approval-mode": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+interface RunSettings {
+  projectRoot: string;
+  latheHome: string;
+  approvalMode: ApprovalMode;
+}
+
+/** The steps of the session's scheduler for one call, with "ask" turned into a rejection. */
+async function validateAndRun(
+  registry: ToolRegistry,
+  name: string,
+  rawArguments: string,
+  settings: RunSettings,
+): Promise<ToolResult> {
+  const validated = registry.validate(name, rawArguments);
+  if (!validated.ok) return { ok: false, error: validated.error };
+  const { tool, args } = validated;
+  const risk = tool.risk(args, { projectRoot: settings.projectRoot });
+  if (decideByRisk(settings.approvalMode, risk) === "ask") {
+    return { ok: false, error: cannotAsk(tool.name, risk, settings.approvalMode) };
+  }
+
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  process.once("SIGINT", cancel);
+  process.once("SIGTERM", cancel);
+  const terminals = new BackgroundTerminals();
+  const context: ToolContext = {
+    projectRoot: settings.projectRoot,
+    sessionId: newId(),
+    callId: newId(),
+    latheHome: settings.latheHome,
+    signal: controller.signal,
+    // The one JSON line is the whole answer; nothing streams beside it.
+    emitOutput: () => {},
+    // One call with no history: nothing can have been read before it, so reading first is not required.
+    fileReads: new FileReadLedger({ enforce: false }),
+    terminals,
+    outputLimits: defaultOutputLimits,
+  };
+  try {
+    return await runTool(tool, args, context);
+  } finally {
+    process.off("SIGINT", cancel);
+    process.off("SIGTERM", cancel);
+    // Nothing could read or stop a background command after this process is gone.
+    await terminals.killAll();
+  }
+}
+
+function cannotAsk(toolName: string, risk: Risk, mode: ApprovalMode): LatheErrorInfo {
+  const allowing = approvalModeSchema.options.filter(
+    (candidate) => decideByRisk(candidate, risk) === "allow",
+  );
+  const [least, ...more] = allowing;
+  const remedy =
+    least === undefined
+      ? "No approval mode allows it."
+      : `Re-run with --approval-mode ${least}${more.length > 0 ? ` (or ${more.join(", ")})` : ""} to allow it.`;
+  const message =
+    `${toolName} is ${risk} risk, and approval mode ${mode} asks before running it; ` +
+    `nobody can approve a call here. ${remedy}`;
+  return errorInfo("E_USER_REJECTED", message);
+}
+
+type ResultLine =
+  | { ok: true; output: string; metadata?: Record<string, unknown> }
+  | { ok: false; error: { code: string; message: string }; output?: string };
+
+function resultLine(result: ToolResult): ResultLine {
+  if (result.ok) {
+    return result.metadata === undefined
+      ? { ok: true, output: result.output }
+      : { ok: true, output: result.output, metadata: result.metadata };
+  }
+  const error = { code: result.error.code, message: result.error.message };
+  return result.output === undefined ? { ok: false, error } : { ok: false, error, output: result.output };
+}
+
+function usageWithTools(registry: ToolRegistry): string {
+  const tools = registry.list();
+  const width = Math.max(...tools.map((tool) => tool.name.length));
+  const lines = tools.map((tool) => `  ${tool.name.padEnd(width)}  ${summary(tool.description)}`);
+  return `${usageHead}\nTools (lathe tool <name> --help for one):\n${lines.join("\n")}\n`;
+}
+
+function toolHelp(tool: AnyTool, registry: ToolRegistry): string {
+  const [spec] = registry.specs((candidate) => candidate.name === tool.name);
+  const schema = JSON.stringify(spec?.inputSchema ?? {}, null, 2);
+  return `lathe tool ${tool.name} --args <json>   (${tool.kind})\n\n${tool.description}\n\nArguments (JSON Schema):\n${schema}\n`;
+}
+
+/** The first sentence of a tool's description, short enough for one line of a listing. */
+function summary(description: string): string {
+  const firstLine = description.split("\n")[0] ?? "";
+  const sentence = /^(.*?[.!?])(\s|$)/.exec(firstLine)?.[1] ?? firstLine;
+  return sentence.length <= descriptionWidth ? sentence : `${sentence.slice(0, descriptionWidth - 1)}…`;
+}

@@ -1,0 +1,84 @@
+import { stat } from "node:fs/promises";
+import { errorInfo } from "@lathe/protocol";
+import { z } from "zod";
+import { sha256Hex } from "../../fileReadLedger.js";
+import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
+import { toolPrompt } from "../../toolPrompt.js";
+import { commitPatch, diskFileSystem, type PatchFileSystem } from "./patchApplier.js";
+import { parsePatch } from "./patchParser.js";
+import { formatReport, reportChanges } from "./patchReport.js";
+import { type PlannedStep, validatePatch } from "./patchValidator.js";
+
+const applyPatchSchema = z.object({
+  patch: z
+    .string()
+    .min(1)
+    .max(5_000_000)
+    .describe("The whole patch, from '*** Begin Patch' to '*** End Patch'."),
+});
+
+type ApplyPatchArgs = z.infer<typeof applyPatchSchema>;
+
+/** The tool over a given file system; tests pass one whose writes can fail. */
+export function createApplyPatchTool(fileSystem: PatchFileSystem) {
+  return defineTool({
+    name: "apply_patch",
+    description: toolPrompt(new URL("./applyPatch.md", import.meta.url)),
+    schema: applyPatchSchema,
+    kind: "edit",
+    risk: () => "medium",
+    timeoutMs: 60_000,
+    truncation: "head",
+    execute: (args: ApplyPatchArgs, ctx: ToolContext) => applyPatch(args, ctx, fileSystem),
+  });
+}
+
+export const applyPatchTool = createApplyPatchTool(diskFileSystem);
+
+async function applyPatch(
+  args: ApplyPatchArgs,
+  ctx: ToolContext,
+  fileSystem: PatchFileSystem,
+): Promise<ToolResult> {
+  const parsed = parsePatch(args.patch);
+  if (!parsed.ok) return { ok: false, error: parsed.error };
+  const validated = await validatePatch(parsed.operations, ctx);
+  if (!validated.ok) return { ok: false, error: validated.error };
+  const { plan } = validated;
+  // Cancelled while checking: nothing is written. Once writing starts it runs to the end, all or nothing.
+  if (ctx.signal.aborted)
+    return { ok: false, error: errorInfo("E_CANCELLED", "apply_patch was cancelled; no file was changed.") };
+
+  const committed = await commitPatch(plan.steps, fileSystem);
+  if (!committed.ok) return { ok: false, error: committed.error };
+  await noteWrites(plan.steps, ctx);
+
+  const reports = reportChanges(plan.changes);
+  return {
+    ok: true,
+    output: formatReport(reports),
+    metadata: {
+      files: reports.map((report) => ({
+        path: report.path,
+        action: report.action,
+        diff: report.diff,
+        ...(report.from === undefined ? {} : { from: report.from }),
+        added: report.added,
+        removed: report.removed,
+      })),
+    },
+  };
+}
+
+/** Files the patch wrote are as the model intended them, so it may edit them again without a read. */
+async function noteWrites(steps: readonly PlannedStep[], ctx: ToolContext): Promise<void> {
+  for (const step of steps) {
+    if (step.kind !== "write") continue;
+    const written = await stat(step.path);
+    ctx.fileReads.noteWrite(step.path, {
+      mtimeMs: written.mtimeMs,
+      size: written.size,
+      hash: sha256Hex(step.contents),
+    });
+  }
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import {
+  describeStatus,
+  formatTerminalOutput,
+  stillRunning,
+  terminalUsageHint,
+} from "../../terminals/terminalReport.js";
+import { unknownTerminalError } from "../../terminals/unknownTerminal.js";
+import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
+import { toolPrompt } from "../../toolPrompt.js";
+
+const terminalOutputSchema = z.object({
+  id: z
+    .string()
+    .min(1)
+    .describe('Id of the background command, as run_terminal_cmd returned it (e.g. "t1").'),
+  since_last: z
+    .boolean()
+    .default(true)
+    .describe("Only output since the previous read (default true); false for all output still kept."),
+});
+
+type TerminalOutputArgs = z.infer<typeof terminalOutputSchema>;
+
+export const terminalOutputTool = defineTool({
+  name: "terminal_output",
+  description: toolPrompt(new URL("./terminalOutput.md", import.meta.url)),
+  schema: terminalOutputSchema,
+  kind: "read",
+  risk: () => "safe",
+  timeoutMs: 10_000,
+  // The newest output of a long-running command matters most.
+  truncation: "head_tail",
+  execute: terminalOutput,
+});
+
+async function terminalOutput(args: TerminalOutputArgs, ctx: ToolContext): Promise<ToolResult> {
+  const output = ctx.terminals.read(args.id, { sinceLast: args.since_last });
+  if (output === undefined) return { ok: false, error: unknownTerminalError(args.id, ctx.terminals) };
+  const headline = `Background command ${output.id} (pid ${output.pid}): ${describeStatus(output)}.`;
+  const emptyNote = args.since_last ? "(no new output since the last read)" : "(no output)";
+  const report = formatTerminalOutput(output, headline, emptyNote);
+  const text = stillRunning(output) ? `${report}\n${terminalUsageHint(output.id)}` : report;
+  return { ok: true, output: text, metadata: { terminalId: output.id, status: output.status } };
+}

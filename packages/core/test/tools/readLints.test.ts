@@ -1,0 +1,100 @@
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readLintsTool } from "../../src/tools/builtin/readLints/readLints.js";
+import type { ToolResult } from "../../src/tools/tool.js";
+import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
+
+const repoNodeModules = path.resolve(import.meta.dirname, "../../../../node_modules");
+
+let bed: ToolTestBed;
+beforeEach(() => {
+  bed = createToolTestBed();
+});
+afterEach(() => bed.cleanup());
+
+function write(relative: string, contents: string): void {
+  const absolute = path.join(bed.projectRoot, relative);
+  mkdirSync(path.dirname(absolute), { recursive: true });
+  writeFileSync(absolute, contents);
+}
+
+function typescriptProject(): void {
+  symlinkSync(repoNodeModules, path.join(bed.projectRoot, "node_modules"));
+  write(
+    "tsconfig.json",
+    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, include: ["src"] }),
+  );
+}
+
+function outputOf(result: ToolResult): string {
+  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
+  return result.output;
+}
+
+describe("read_lints", () => {
+  it("reports the project's type errors with file, line and message", async () => {
+    typescriptProject();
+    write("src/ok.ts", "export const fine = 1;\n");
+    write("src/broken.ts", 'import { fine } from "./ok.js";\n\nexport const total: number = fine + "1";\n');
+    const output = outputOf(await readLintsTool.execute({}, bed.context()));
+    expect(output).toBe(
+      [
+        "Checked with tsc: 1 error in 1 file.",
+        "",
+        "src/broken.ts",
+        "  3:14 error TS2322: Type 'string' is not assignable to type 'number'. (tsc)",
+      ].join("\n"),
+    );
+  });
+
+  it("reports on the given paths only, at most 20 problems per file", async () => {
+    typescriptProject();
+    write(
+      "src/many.ts",
+      Array.from({ length: 25 }, (_, index) => `export const v${index}: number = "${index}";`).join("\n"),
+    );
+    write("src/other.ts", "export const s: string = 1;\n");
+    const output = outputOf(await readLintsTool.execute({ paths: ["src/many.ts"] }, bed.context()));
+    const lines = output.split("\n");
+    expect(lines[0]).toBe("Checked with tsc: 25 errors in 1 file.");
+    expect(lines.filter((line) => line.includes("error TS2322"))).toHaveLength(20);
+    expect(lines.at(-1)).toBe("  … 5 more in this file");
+    expect(output).not.toContain("other.ts");
+  });
+
+  it("says no problems were found when there are none", async () => {
+    typescriptProject();
+    write("src/ok.ts", "export const fine = 1;\n");
+    expect(outputOf(await readLintsTool.execute({ paths: ["src"] }, bed.context()))).toBe(
+      "Checked with tsc: no problems found.",
+    );
+  });
+
+  it("says so when no checker of the project reads the given files", async () => {
+    typescriptProject();
+    write("README.md", "# hello\n");
+    expect(outputOf(await readLintsTool.execute({ paths: ["README.md"] }, bed.context()))).toBe(
+      "None of the project's checkers (tsc) checks these files.",
+    );
+  });
+
+  it("says so when the project has no checkers", async () => {
+    write("main.py", "print('hi')\n");
+    write("index.js", "console.log(1)\n");
+    const output = outputOf(await readLintsTool.execute({}, bed.context()));
+    expect(output).toMatch(/^No checkers found for this project\. Looked for TypeScript/);
+  });
+
+  it("refuses paths outside the project and reports missing ones", async () => {
+    const outside = await readLintsTool.execute({ paths: ["../outside"] }, bed.context());
+    expect(outside.ok ? "" : outside.error.code).toBe("E_PATH_TRAVERSAL");
+    const missing = await readLintsTool.execute({ paths: ["nope.ts"] }, bed.context());
+    expect(missing.ok ? "" : missing.error.code).toBe("E_FILE_NOT_FOUND");
+  });
+
+  it("is a safe read tool", () => {
+    expect(readLintsTool.kind).toBe("read");
+    expect(readLintsTool.risk({}, { projectRoot: "/" })).toBe("safe");
+  });
+});
