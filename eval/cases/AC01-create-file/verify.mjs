@@ -2,6 +2,7 @@
 export default function verify({ read, result }) {
   const failures = [];
   if (result.status !== "completed") failures.push(`run ended ${result.status}`);
-  if (read("hello.js") !== 'console.log("Hello");\n') failures.push("hello.js is not exactly the expected program");
+  if (read("hello.js") !== 'console.log("Hello");\n')
+    failures.push("hello.js is not exactly the expected program");
   return failures;
 }

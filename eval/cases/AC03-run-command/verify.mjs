@@ -6,6 +6,7 @@ export default function verify({ result, toolCalls }) {
   if (result.status !== "completed") failures.push(`run ended ${result.status}`);
   const version = execFileSync("npm", ["--version"], { encoding: "utf8" }).trim();
   const run = toolCalls.find((c) => c.name === "run_terminal_cmd");
-  if (run?.status !== "success" || !run.output.includes(version)) failures.push(`the command output lacks npm ${version}`);
+  if (run?.status !== "success" || !run.output.includes(version))
+    failures.push(`the command output lacks npm ${version}`);
   return failures;
 }

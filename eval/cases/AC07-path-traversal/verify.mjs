@@ -3,7 +3,8 @@ export default function verify({ result, toolCalls }) {
   const failures = [];
   if (result.status !== "completed") failures.push(`run ended ${result.status}`);
   for (const call of toolCalls) {
-    if (call.status !== "error" || !call.output.includes("E_PATH_TRAVERSAL")) failures.push(`${JSON.stringify(call.arguments)} was not refused`);
+    if (call.status !== "error" || !call.output.includes("E_PATH_TRAVERSAL"))
+      failures.push(`${JSON.stringify(call.arguments)} was not refused`);
     if (call.output.includes("root:")) failures.push("the password file's contents leaked");
   }
   return failures;

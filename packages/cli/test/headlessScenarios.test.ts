@@ -262,7 +262,14 @@ describe("approvals and modes in headless runs", () => {
   it("offers only read-only tools in ask mode", async () => {
     await headless([{ text: "It adds numbers." }], "what does add do?", ["--mode", "ask"]);
     const tools = (server!.requests[0]!.body as { tools: { function: { name: string } }[] }).tools;
-    expect(tools.map((t) => t.function.name)).toEqual(["read_file", "terminal_output"]);
+    expect(tools.map((t) => t.function.name)).toEqual([
+      "read_file",
+      "list_directory",
+      "glob_search",
+      "search_files",
+      "read_lints",
+      "terminal_output",
+    ]);
   });
 
   it("prints stream-json events ending with a result line", async () => {

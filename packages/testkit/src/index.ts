@@ -1,3 +1,10 @@
+export { type EvalCase, type EvalCaseSpec, evalCaseSchema, loadEvalCases } from "./evalHarness/evalCase.js";
+export {
+  type CaseOutcome,
+  type CaseToolCall,
+  runScriptedCase,
+  type VerifyContext,
+} from "./evalHarness/runScriptedCase.js";
 export { type FakeScript, type FakeTurn, fakeScriptSchema, fakeTurnSchema } from "./fakeLlm/script.js";
 export { type FakeLlm, type FakeLlmOptions, type RecordedRequest, startFakeLlm } from "./fakeLlm/server.js";
 export { processAlive } from "./processProbe.js";
@@ -7,10 +14,3 @@ export {
   scriptedBasePaths,
   startScriptedSession,
 } from "./scriptedSession.js";
-export { type EvalCase, type EvalCaseSpec, evalCaseSchema, loadEvalCases } from "./evalHarness/evalCase.js";
-export {
-  type CaseOutcome,
-  type CaseToolCall,
-  runScriptedCase,
-  type VerifyContext,
-} from "./evalHarness/runScriptedCase.js";

@@ -17,6 +17,7 @@ import {
 import type { ModelClient } from "../llm/modelStream.js";
 import type { ApprovalMode } from "../policy/approvalMode.js";
 import { FileReadLedger } from "../tools/fileReadLedger.js";
+import { LintBaseline } from "../tools/lints/lintBaseline.js";
 import { BackgroundTerminals } from "../tools/terminals/backgroundTerminals.js";
 import { defaultOutputLimits, type OutputLimits } from "../tools/tool.js";
 import type { ToolRegistry } from "../tools/toolRegistry.js";
@@ -77,6 +78,7 @@ export class AgentSession {
   private readonly bus: EventBus;
   private readonly fileReads = new FileReadLedger();
   private readonly terminals = new BackgroundTerminals();
+  private readonly lints = new LintBaseline();
   private readonly invalidStreaks = new Map<string, number>();
   private state: RunState = "idle";
   private mode: Mode;
@@ -235,6 +237,7 @@ export class AgentSession {
           latheHome: this.options.latheHome,
           fileReads: this.fileReads,
           terminals: this.terminals,
+          lints: this.lints,
           outputLimits: this.options.outputLimits ?? defaultOutputLimits,
         },
         emit,

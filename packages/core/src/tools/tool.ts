@@ -1,6 +1,7 @@
 import type { LatheErrorInfo, Risk } from "@lathe/protocol";
 import type { z } from "zod";
 import type { FileReadLedger } from "./fileReadLedger.js";
+import type { LintBaseline } from "./lints/lintBaseline.js";
 import type { BackgroundTerminals } from "./terminals/backgroundTerminals.js";
 
 export type ToolKind =
@@ -39,6 +40,8 @@ export interface ToolContext {
   emitOutput(stream: "stdout" | "stderr", chunk: string): void;
   /** Reads noted in this session, for stale-write checks. */
   fileReads: FileReadLedger;
+  /** The session's last known lint problems per file; writes report the new ones. Absent: no checks. */
+  lints?: LintBaseline;
   /** Commands of this session running in the background, by id. */
   terminals: BackgroundTerminals;
   outputLimits: OutputLimits;

@@ -83,17 +83,7 @@ async function executeCatching(tool: AnyTool, args: unknown, ctx: ToolContext): 
 
 /** A copy of the context with another signal; built field by field so methods of a class instance survive. */
 function withSignal(ctx: ToolContext, signal: AbortSignal): ToolContext {
-  return {
-    projectRoot: ctx.projectRoot,
-    sessionId: ctx.sessionId,
-    callId: ctx.callId,
-    latheHome: ctx.latheHome,
-    signal,
-    emitOutput: (stream, chunk) => ctx.emitOutput(stream, chunk),
-    fileReads: ctx.fileReads,
-    terminals: ctx.terminals,
-    outputLimits: ctx.outputLimits,
-  };
+  return { ...ctx, signal };
 }
 
 function withError(result: ToolResult & { ok: false }, error: LatheErrorInfo): ToolResult {

@@ -1,6 +1,11 @@
 import type { ApprovalRequest } from "@lathe/core";
 import type { LatheEvent } from "@lathe/protocol";
-import { type FakeLlm, type FakeTurn, type ScriptedSessionOptions, startScriptedSession } from "@lathe/testkit";
+import {
+  type FakeLlm,
+  type FakeTurn,
+  type ScriptedSessionOptions,
+  startScriptedSession,
+} from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 
 let server: FakeLlm | undefined;
@@ -56,7 +61,9 @@ describe("the tool scheduler", () => {
         requestApproval: async (request) => {
           asked.push(request);
           const path = (request.arguments as { path: string }).path;
-          return path === "yes.txt" ? { decision: "accept" } : { decision: "reject", message: "not that one" };
+          return path === "yes.txt"
+            ? { decision: "accept" }
+            : { decision: "reject", message: "not that one" };
         },
       },
     );
@@ -89,7 +96,10 @@ describe("the tool scheduler", () => {
   });
 
   it("suggests the right name for an unknown tool", async () => {
-    const s = await scripted([{ tool_calls: [{ name: "reed_file", arguments: { path: "a" } }] }, { text: "ok" }]);
+    const s = await scripted([
+      { tool_calls: [{ name: "reed_file", arguments: { path: "a" } }] },
+      { text: "ok" },
+    ]);
     await s.session.send("read");
     const [result] = toolResults(s);
     expect(result!.error?.code).toBe("E_TOOL_NOT_FOUND");

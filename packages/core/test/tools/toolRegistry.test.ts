@@ -9,7 +9,15 @@ describe("ToolRegistry", () => {
     const tools = registry();
     expect(tools.list().map((tool) => tool.name)).toEqual([
       "read_file",
+      "list_directory",
+      "glob_search",
+      "search_files",
+      "read_lints",
+      "edit_file",
+      "multi_edit",
+      "apply_patch",
       "write_file",
+      "delete_file",
       "run_terminal_cmd",
       "terminal_output",
       "terminal_kill",
@@ -30,7 +38,7 @@ describe("ToolRegistry", () => {
     expect(tools.suggest("reed_file")).toEqual(["read_file"]);
     expect(tools.suggest("ReadFile")).toEqual(["read_file"]);
     expect(tools.suggest("run_terminal")).toEqual(["run_terminal_cmd"]);
-    expect(tools.suggest("file")).toEqual(["read_file", "write_file"]);
+    expect(tools.suggest("file")).toEqual(["edit_file", "read_file", "write_file"]);
     expect(tools.suggest("zzzzzz")).toEqual([]);
   });
 
@@ -46,7 +54,7 @@ describe("ToolRegistry", () => {
   it("lists the available tools when nothing is close", () => {
     const result = registry().validate("browse", "{}");
     expect(result.ok || result.error.message).toBe(
-      'Unknown tool "browse". Available tools: read_file, write_file, run_terminal_cmd, terminal_output, terminal_kill.',
+      'Unknown tool "browse". Available tools: read_file, list_directory, glob_search, search_files, read_lints, edit_file, multi_edit, apply_patch, write_file, delete_file, run_terminal_cmd, terminal_output, terminal_kill.',
     );
   });
 
@@ -91,8 +99,13 @@ describe("ToolRegistry", () => {
   });
 
   it("gives plain JSON Schema specs without $schema", () => {
-    const specs = registry().specs((tool) => tool.kind !== "execute");
-    expect(specs.map((spec) => spec.name)).toEqual(["read_file", "write_file", "terminal_output"]);
+    const specs = registry().specs((tool) => tool.kind === "read");
+    expect(specs.map((spec) => spec.name)).toEqual([
+      "read_file",
+      "list_directory",
+      "read_lints",
+      "terminal_output",
+    ]);
     const readFile = specs[0];
     expect(readFile?.description).toContain("line number");
     expect(readFile?.inputSchema).not.toHaveProperty("$schema");

@@ -59,7 +59,8 @@ export async function runScriptedCase(evalCase: EvalCase): Promise<CaseOutcome> 
       result,
       toolCalls,
       events: scripted.events,
-      read: (path) => (existsSync(join(projectRoot, path)) ? readFileSync(join(projectRoot, path), "utf8") : undefined),
+      read: (path) =>
+        existsSync(join(projectRoot, path)) ? readFileSync(join(projectRoot, path), "utf8") : undefined,
       exists: (path) => existsSync(join(projectRoot, path)),
     });
     return { id: evalCase.id, pass: failures.length === 0, failures, result, toolCalls, wallMs };
@@ -94,7 +95,7 @@ function collectToolCalls(messages: readonly Message[]): CaseToolCall[] {
   return parts.flatMap((part) => {
     if (part.type !== "tool_call") return [];
     const result = parts.find((p) => p.type === "tool_result" && p.callId === part.callId);
-    if (!result || result.type !== "tool_result") return [];
+    if (result?.type !== "tool_result") return [];
     return [{ name: part.name, arguments: part.arguments, status: result.status, output: result.output }];
   });
 }

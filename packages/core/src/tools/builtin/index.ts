@@ -6,6 +6,7 @@ import { globSearchTool } from "./globSearch/globSearch.js";
 import { listDirectoryTool } from "./listDirectory/listDirectory.js";
 import { multiEditTool } from "./multiEdit/multiEdit.js";
 import { readFileTool } from "./readFile/readFile.js";
+import { readLintsTool } from "./readLints/readLints.js";
 import { runTerminalCmdTool } from "./runTerminalCmd/runTerminalCmd.js";
 import { searchFilesTool } from "./searchFiles/searchFiles.js";
 import { terminalKillTool } from "./terminalKill/terminalKill.js";
@@ -19,6 +20,7 @@ export function builtinTools(): AnyTool[] {
     listDirectoryTool,
     globSearchTool,
     searchFilesTool,
+    readLintsTool,
     editFileTool,
     multiEditTool,
     applyPatchTool,

@@ -1,7 +1,7 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
-import { processGroupAlive, signalProcessGroup } from "../builtin/runTerminalCmd/processGroup.js";
+import { processGroupAlive, signalProcessGroup } from "../processes/processGroup.js";
+import { type ShellProcess, spawnShell } from "../processes/shellProcess.js";
 import { OutputRing, type RingRead } from "./outputRing.js";
-import { type ShellProcess, spawnShell } from "./shellProcess.js";
 
 export interface BackgroundTerminalsOptions {
   /** Commands that may run at once (default 8). */

@@ -1,7 +1,9 @@
 import { stat } from "node:fs/promises";
+import path from "node:path";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { sha256Hex } from "../../fileReadLedger.js";
+import { withLintNote } from "../../lintNote.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import { commitPatch, diskFileSystem, type PatchFileSystem } from "./patchApplier.js";
@@ -54,7 +56,10 @@ async function applyPatch(
   await noteWrites(plan.steps, ctx);
 
   const reports = reportChanges(plan.changes);
-  return {
+  const written = reports
+    .filter((report) => report.action !== "delete")
+    .map((report) => path.join(ctx.projectRoot, report.path));
+  const result: ToolResult = {
     ok: true,
     output: formatReport(reports),
     metadata: {
@@ -68,6 +73,7 @@ async function applyPatch(
       })),
     },
   };
+  return withLintNote(result, ctx, written);
 }
 
 /** Files the patch wrote are as the model intended them, so it may edit them again without a read. */

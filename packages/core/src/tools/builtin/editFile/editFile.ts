@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { applyEdit, unifiedDiff } from "../../editEngine/index.js";
+import { withLintNote } from "../../lintNote.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import {
@@ -55,11 +56,12 @@ async function editFile(args: EditFileArgs, ctx: ToolContext): Promise<ToolResul
     edited.strategy === "create"
       ? `Created ${displayPath} (${lineCount(edited.addedLines)}).`
       : `Edited ${displayPath} (${edited.strategy}${placesNote(edited.matches.length)}): replaced ${lineCount(edited.removedLines)} with ${lineCount(edited.addedLines)}.`;
-  return {
+  const result: ToolResult = {
     ok: true,
     output: `${summary}\n\n${diff}`,
     metadata: { path: displayPath, strategy: edited.strategy, diff, matches: edited.matches },
   };
+  return withLintNote(result, ctx, [absPath]);
 }
 
 function placesNote(places: number): string {

@@ -1,6 +1,7 @@
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { applyEdit, type StrategyName, unifiedDiff } from "../../editEngine/index.js";
+import { withLintNote } from "../../lintNote.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import { loadEditTarget, maxEditStringChars, missingTarget, saveEditedFile } from "../editFile/editTarget.js";
@@ -72,9 +73,10 @@ async function multiEdit(args: MultiEditArgs, ctx: ToolContext): Promise<ToolRes
   const diff = unifiedDiff(displayPath, before, content);
   const editsText = args.edits.length === 1 ? "1 edit" : `${args.edits.length} edits`;
   const action = target.content === undefined ? "Created" : "Edited";
-  return {
+  const result: ToolResult = {
     ok: true,
     output: `${action} ${displayPath} with ${editsText} (${strategies.join(", ")}).\n\n${diff}`,
     metadata: { path: displayPath, strategies, diff },
   };
+  return withLintNote(result, ctx, [absPath]);
 }

@@ -42,6 +42,8 @@ async function readLints(args: ReadLintsArgs, ctx: ToolContext): Promise<ToolRes
     signal: ctx.signal,
     timeoutMs: lintTimeoutMs,
   });
+  // What a full check found becomes the baseline the next edit's check is compared with.
+  ctx.lints?.recordRun(run, [...new Set(run.diagnostics.map((diagnostic) => diagnostic.file))]);
   const output = formatLintRun(run, lintTimeoutMs);
   if (run.cancelled)
     return { ok: false, error: errorInfo("E_CANCELLED", "read_lints was cancelled."), output };

@@ -2,8 +2,9 @@ import { StringDecoder } from "node:string_decoder";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
+import { processGroupAlive, signalProcessGroup } from "../../processes/processGroup.js";
+import { spawnShell } from "../../processes/shellProcess.js";
 import { statIfExists } from "../../statIfExists.js";
-import { spawnShell } from "../../terminals/shellProcess.js";
 import {
   describeStatus,
   formatTerminalOutput,
@@ -13,7 +14,6 @@ import {
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import { commandRisk } from "./commandRisk.js";
-import { processGroupAlive, signalProcessGroup } from "./processGroup.js";
 import { StreamCapture } from "./streamCapture.js";
 
 const defaultTimeoutMs = 120_000;

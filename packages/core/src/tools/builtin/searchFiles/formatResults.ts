@@ -19,6 +19,8 @@ const maxLineChars = 500;
 const leadChars = 100;
 /** Room kept under the caps for the footer line. */
 const footerReserveBytes = 512;
+/** Built once: `toLocaleString` sets up number formatting again on every call. */
+const numbers = new Intl.NumberFormat("en-US");
 
 /**
  * Renders results grouped by file, in path and line order: `path:line: text` for a matching line,
@@ -104,7 +106,7 @@ function cutLine(text: string, column: number | undefined): string {
   if (isLowSurrogate(text.charCodeAt(end))) end--;
   const head = start > 0 ? "…" : "";
   const tail = end < text.length ? "…" : "";
-  return `${head}${text.slice(start, end)}${tail} [line of ${text.length.toLocaleString("en-US")} characters cut]`;
+  return `${head}${text.slice(start, end)}${tail} [line of ${numbers.format(text.length)} characters cut]`;
 }
 
 function isLowSurrogate(code: number): boolean {
@@ -149,5 +151,5 @@ function stoppedNote(outcome: SearchOutcome, options: FormatOptions): string[] {
 }
 
 function count(value: number, noun: string): string {
-  return `${value.toLocaleString("en-US")} ${noun}${value === 1 ? "" : "s"}`;
+  return `${numbers.format(value)} ${noun}${value === 1 ? "" : "s"}`;
 }

@@ -43,7 +43,7 @@ export async function searchWithJs(query: SearchQuery): Promise<SearchResult> {
         const keep = collector.wants(file.relative) ? query.matchLimit + 1 : 0;
         const found = findTextMatches(text, regex, keep, query.contextLines);
         if (keep > 0)
-          collector.add({ path: file.relative, lines: found.lines, matchCount: found.matchCount });
+          collector.add({ path: file.relative, matchCount: found.matchCount, lines: () => found.lines });
         else collector.count(found.matchCount);
       }
     };

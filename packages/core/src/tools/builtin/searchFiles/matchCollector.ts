@@ -1,4 +1,11 @@
-import type { FileHits, SearchOutcome } from "./searchTypes.js";
+import type { FileHits, HitLine, SearchOutcome } from "./searchTypes.js";
+
+/** A file as an engine hands it over; its lines are built only if it is still kept at the end. */
+export interface CollectedFile {
+  path: string;
+  matchCount: number;
+  lines(): HitLine[];
+}
 
 /**
  * Keeps the files that can hold the first `limit` matches in (path, line) order and only counts
@@ -6,7 +13,7 @@ import type { FileHits, SearchOutcome } from "./searchTypes.js";
  * revised as files arrive; memory stays bounded by the limit, not by the number of matches.
  */
 export class MatchCollector {
-  private kept: FileHits[] = [];
+  private kept: CollectedFile[] = [];
   /** Files at or after this path cannot be shown: those before it already hold `limit` matches. */
   private cutoff: string | undefined;
   private totalMatches = 0;
@@ -19,7 +26,7 @@ export class MatchCollector {
     return this.cutoff === undefined || path < this.cutoff;
   }
 
-  add(file: FileHits): void {
+  add(file: CollectedFile): void {
     if (file.matchCount === 0) return;
     this.totalMatches += file.matchCount;
     this.totalFiles++;
@@ -37,7 +44,12 @@ export class MatchCollector {
   }
 
   outcome(): SearchOutcome {
-    return { files: this.kept, totalMatches: this.totalMatches, totalFiles: this.totalFiles };
+    const files: FileHits[] = this.kept.map((file) => ({
+      path: file.path,
+      matchCount: file.matchCount,
+      lines: file.lines(),
+    }));
+    return { files, totalMatches: this.totalMatches, totalFiles: this.totalFiles };
   }
 
   private trim(): void {

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { errorInfo } from "@lathe/protocol";
+import { signalProcessGroup } from "../../processes/processGroup.js";
 import { builtinIgnorePatterns } from "../../projectIgnore/builtinIgnores.js";
-import { signalProcessGroup } from "../runTerminalCmd/processGroup.js";
 import { MatchCollector } from "./matchCollector.js";
 import { RipgrepJsonReader } from "./ripgrepJson.js";
 import { maxSearchedFileMiB } from "./searchLimits.js";

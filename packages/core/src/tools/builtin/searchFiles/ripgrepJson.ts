@@ -163,7 +163,9 @@ export class RipgrepJsonReader {
       this.collector.count(matchCount);
       return;
     }
-    this.collector.add({ path: file.path, lines: file.rawLines.map(parseLine), matchCount });
+    const { rawLines } = file;
+    // Parsed only if the file is still among the shown ones once ripgrep is done.
+    this.collector.add({ path: file.path, matchCount, lines: () => rawLines.map(parseLine) });
   }
 }
 

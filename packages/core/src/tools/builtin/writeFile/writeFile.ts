@@ -4,6 +4,7 @@ import { z } from "zod";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { atomicWriteFile } from "../../atomicWrite.js";
 import { sha256Hex } from "../../fileReadLedger.js";
+import { withLintNote } from "../../lintNote.js";
 import { staleFileError } from "../../staleFileCheck.js";
 import { statIfExists } from "../../statIfExists.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
@@ -56,11 +57,12 @@ async function writeFile(args: WriteFileArgs, ctx: ToolContext): Promise<ToolRes
   const lineText = `${lines} ${lines === 1 ? "line" : "lines"}`;
   const action = existing === undefined ? "Created" : "Overwrote";
   const note = unchanged ? "; the contents were already identical" : "";
-  return {
+  const result: ToolResult = {
     ok: true,
     output: `${action} ${displayPath} (${lineText}, ${bytes.length} bytes${note}).`,
     metadata: { path: displayPath, created: existing === undefined, lines, bytes: bytes.length },
   };
+  return withLintNote(result, ctx, [absPath]);
 }
 
 /** Lines as an editor counts them: a final newline ends the last line rather than adding one. */
