@@ -1,4 +1,5 @@
 import { errorInfo, LatheError, type LatheErrorInfo } from "@lathe/protocol";
+import { boundErrorMessage } from "./errorMessageCap.js";
 import { capOutput } from "./outputCap.js";
 import type { AnyTool, ToolContext, ToolResult } from "./tool.js";
 
@@ -91,6 +92,7 @@ function withError(result: ToolResult & { ok: false }, error: LatheErrorInfo): T
 }
 
 async function capResult(result: ToolResult, tool: AnyTool, ctx: ToolContext): Promise<ToolResult> {
+  if (!result.ok) result = { ...result, error: boundErrorMessage(result.error) };
   if (result.output === undefined) return result;
   const capped = await capOutput(result.output, {
     limits: ctx.outputLimits,
