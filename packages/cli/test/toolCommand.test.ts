@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { processAlive } from "@lathe/testkit";
+import { processGoneWithin } from "@lathe/testkit";
 import { describe, expect, it } from "vitest";
 import { makeWorkspace, runLathe } from "./latheProcess.js";
 
@@ -92,7 +92,7 @@ describe("lathe tool", () => {
     ]);
     expect(line.metadata).toMatchObject({ terminalId: "t1", status: { state: "running" } });
     const leader = Number.parseInt(readFileSync(join(ws.root, "leader.pid"), "utf8"), 10);
-    expect(processAlive(leader)).toBe(false);
+    expect(await processGoneWithin(leader)).toBe(true);
   });
 
   it.each([

@@ -7,7 +7,7 @@ export {
 } from "./evalHarness/runScriptedCase.js";
 export { type FakeScript, type FakeTurn, fakeScriptSchema, fakeTurnSchema } from "./fakeLlm/script.js";
 export { type FakeLlm, type FakeLlmOptions, type RecordedRequest, startFakeLlm } from "./fakeLlm/server.js";
-export { processAlive } from "./processProbe.js";
+export { processAlive, processGoneWithin } from "./processProbe.js";
 export {
   type ScriptedSession,
   type ScriptedSessionOptions,

@@ -17,3 +17,13 @@ export function processAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** Whether `pid` is gone within `withinMs`: a kill signal is delivered asynchronously, so look again. */
+export async function processGoneWithin(pid: number, withinMs = 3000): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (processAlive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return true;
+}

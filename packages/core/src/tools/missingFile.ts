@@ -1,5 +1,6 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { closestNames } from "./editDistance.js";
 
 const maxSuggestions = 3;
@@ -23,4 +24,9 @@ export async function missingFileMessage(absPath: string, displayPath: string): 
     displayDirectory === "." ? name : path.join(displayDirectory, name),
   );
   return `File not found: ${displayPath}. Did you mean: ${suggestions.join(", ")}?`;
+}
+
+/** `E_FILE_NOT_FOUND` for a path that does not exist, with its similar neighbours. */
+export async function missingFileError(absPath: string, displayPath: string): Promise<LatheErrorInfo> {
+  return errorInfo("E_FILE_NOT_FOUND", await missingFileMessage(absPath, displayPath));
 }

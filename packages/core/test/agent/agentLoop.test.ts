@@ -5,7 +5,7 @@ import type { RunResult } from "@lathe/core";
 import {
   type FakeLlm,
   type FakeTurn,
-  processAlive,
+  processGoneWithin,
   type ScriptedSessionOptions,
   startScriptedSession,
 } from "@lathe/testkit";
@@ -246,9 +246,7 @@ describe("the agent loop", () => {
     const result = await running;
     expect(result.status).toBe("cancelled");
     const pid = Number(readFileSync(pidFile, "utf8").trim());
-    // SIGTERM then, after a grace period, SIGKILL: give the group that long to go.
-    for (let waited = 0; processAlive(pid) && waited < 3000; waited += 50) await delay(50);
-    expect(processAlive(pid)).toBe(false);
+    expect(await processGoneWithin(pid)).toBe(true);
     const results = session.messages.flatMap((m) => m.parts).filter((p) => p.type === "tool_result");
     expect(results.map((r) => (r.type === "tool_result" ? r.status : ""))).toEqual(["cancelled"]);
     expect((await session.send("go on")).final).toBe("next");

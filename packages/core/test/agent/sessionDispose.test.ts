@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlm, processAlive, startScriptedSession } from "@lathe/testkit";
+import { type FakeLlm, processAlive, processGoneWithin, startScriptedSession } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 
 let server: FakeLlm | undefined;
@@ -34,6 +34,6 @@ describe("AgentSession.dispose", () => {
     for (const pid of pids) expect(processAlive(pid)).toBe(true);
 
     await scripted.session.dispose();
-    for (const pid of pids) expect(processAlive(pid)).toBe(false);
+    for (const pid of pids) expect(await processGoneWithin(pid)).toBe(true);
   });
 });

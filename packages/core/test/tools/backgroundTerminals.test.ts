@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { processAlive } from "@lathe/testkit";
+import { processGoneWithin } from "@lathe/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BackgroundTerminals } from "../../src/tools/terminals/backgroundTerminals.js";
 import { OutputRing } from "../../src/tools/terminals/outputRing.js";
@@ -67,8 +67,8 @@ describe("background terminals", () => {
     const child = readPid("child.pid");
     const killed = await terminals.kill(id);
     expect(killed?.status).toEqual({ state: "killed", signal: "SIGTERM" });
-    expect(processAlive(pid)).toBe(false);
-    expect(processAlive(child)).toBe(false);
+    expect(await processGoneWithin(pid)).toBe(true);
+    expect(await processGoneWithin(child)).toBe(true);
     // All of it stays readable after the kill.
     expect(lineNumbers(terminals.read(id, { sinceLast: false })?.stdout.text ?? "")[0]).toBe(1);
   });
@@ -85,7 +85,7 @@ describe("background terminals", () => {
       }
     });
     await terminals.kill(id);
-    expect(processAlive(readPid("stubborn.pid"))).toBe(false);
+    expect(await processGoneWithin(readPid("stubborn.pid"))).toBe(true);
     expect(terminals.get(id)?.status.state).toBe("killed");
   });
 
@@ -122,7 +122,7 @@ describe("background terminals", () => {
   it("killAll stops every command", async () => {
     const pids = [(await start("sleep 30")).pid, (await start(tickingLoop)).pid];
     await terminals.killAll();
-    for (const pid of pids) expect(processAlive(pid)).toBe(false);
+    for (const pid of pids) expect(await processGoneWithin(pid)).toBe(true);
     expect(terminals.list().map((terminal) => terminal.status.state)).toEqual(["killed", "killed"]);
   });
 

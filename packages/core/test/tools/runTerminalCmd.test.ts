@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { processAlive } from "@lathe/testkit";
+import { processGoneWithin } from "@lathe/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runTerminalCmdTool } from "../../src/tools/builtin/runTerminalCmd/runTerminalCmd.js";
 import type { ToolResult } from "../../src/tools/tool.js";
@@ -99,7 +99,7 @@ describe("run_terminal_cmd", () => {
     expect(error.code).toBe("E_COMMAND_TIMEOUT");
     expect(result.output).toBe("Killed after timing out (500 ms); output so far:\n--- stdout ---\nbefore");
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(processAlive(readPid("child.pid"))).toBe(false);
+    expect(await processGoneWithin(readPid("child.pid"))).toBe(true);
   });
 
   it("kills with SIGKILL what ignores SIGTERM", async () => {
@@ -108,7 +108,7 @@ describe("run_terminal_cmd", () => {
       timeout_ms: 500,
     });
     expect(errorOf(result).code).toBe("E_COMMAND_TIMEOUT");
-    expect(processAlive(readPid("stubborn.pid"))).toBe(false);
+    expect(await processGoneWithin(readPid("stubborn.pid"))).toBe(true);
   });
 
   it("stops on abort with E_CANCELLED and the output so far", async () => {
@@ -121,7 +121,7 @@ describe("run_terminal_cmd", () => {
     expect(errorOf(result).code).toBe("E_CANCELLED");
     expect(result.output).toBe("Killed on cancel; output so far:\n--- stdout ---\nstarted");
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(processAlive(readPid("child.pid"))).toBe(false);
+    expect(await processGoneWithin(readPid("child.pid"))).toBe(true);
   });
 
   it("does not start when already cancelled", async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { processAlive } from "@lathe/testkit";
+import { processAlive, processGoneWithin } from "@lathe/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runTerminalCmdTool } from "../../src/tools/builtin/runTerminalCmd/runTerminalCmd.js";
 import { terminalKillTool } from "../../src/tools/builtin/terminalKill/terminalKill.js";
@@ -88,7 +88,7 @@ describe("run_terminal_cmd in the background", () => {
     const killed = outputOf(await call("terminal_kill", { id: "t1" }));
     expect(killed).toContain("had already ended: exited with code 0 after");
     expect(killed).toContain("The processes it left running were stopped.");
-    expect(processAlive(server)).toBe(false);
+    expect(await processGoneWithin(server)).toBe(true);
   });
 
   it("kills the command it started when the call is cancelled", async () => {
@@ -99,7 +99,7 @@ describe("run_terminal_cmd in the background", () => {
     expect(errorOf(await pending).code).toBe("E_CANCELLED");
     const [terminal] = bed.terminals.list();
     expect(terminal?.status.state).toBe("killed");
-    expect(processAlive(terminal?.pid ?? 0)).toBe(false);
+    expect(await processGoneWithin(terminal?.pid ?? 0)).toBe(true);
   });
 });
 
@@ -124,7 +124,7 @@ describe("terminal_output and terminal_kill", () => {
     expect(killed).toMatch(
       /^Background command t1 \(pid \d+, `.*`\) was stopped with everything it started: killed \(SIGTERM\) after/,
     );
-    expect(processAlive(pid)).toBe(false);
+    expect(await processGoneWithin(pid)).toBe(true);
 
     const after = outputOf(await call("terminal_output", { id: "t1" }));
     expect(after).toMatch(/^Background command t1 \(pid \d+\): killed \(SIGTERM\) after \d+\.\d s\./);

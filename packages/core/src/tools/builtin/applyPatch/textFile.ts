@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { binaryExtensionOf, binarySniffBytes, containsNulByte } from "../../binaryFiles.js";
-import { missingFileMessage } from "../../missingFile.js";
+import { missingFileError } from "../../missingFile.js";
 import { statIfExists } from "../../statIfExists.js";
 
 export type TextFile =
@@ -24,7 +24,7 @@ export async function readTextFile(absPath: string, displayPath: string): Promis
   if (stats === undefined) {
     return {
       ok: false,
-      error: errorInfo("E_FILE_NOT_FOUND", await missingFileMessage(absPath, displayPath)),
+      error: await missingFileError(absPath, displayPath),
     };
   }
   if (stats.isDirectory()) {

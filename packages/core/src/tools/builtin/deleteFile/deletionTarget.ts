@@ -3,7 +3,7 @@ import { lstat } from "node:fs/promises";
 import path from "node:path";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
-import { missingFileMessage } from "../../missingFile.js";
+import { missingFileError } from "../../missingFile.js";
 
 export type DeletionTarget =
   | {
@@ -40,7 +40,7 @@ export async function resolveDeletionTarget(projectRoot: string, input: string):
   } catch (error) {
     const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
     if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
-    return { ok: false, error: errorInfo("E_FILE_NOT_FOUND", await missingFileMessage(target, relative)) };
+    return { ok: false, error: await missingFileError(target, relative) };
   }
   return { ok: true, path: target, relative, stats };
 }

@@ -3,7 +3,7 @@ import { errorInfo } from "@lathe/protocol";
 import { glob } from "tinyglobby";
 import { z } from "zod";
 import { isWithin, resolveProjectPath } from "../../../policy/pathGuard.js";
-import { missingFileMessage } from "../../missingFile.js";
+import { missingFileError } from "../../missingFile.js";
 import { builtinCrawlExclusions } from "../../projectIgnore/builtinIgnores.js";
 import { ProjectIgnore } from "../../projectIgnore/projectIgnore.js";
 import { statIfExists } from "../../statIfExists.js";
@@ -52,7 +52,7 @@ async function globSearch(args: GlobSearchArgs, ctx: ToolContext): Promise<ToolR
   if (searchRootStats === undefined) {
     return {
       ok: false,
-      error: errorInfo("E_FILE_NOT_FOUND", await missingFileMessage(searchRoot.path, searchRoot.relative)),
+      error: await missingFileError(searchRoot.path, searchRoot.relative),
     };
   }
   if (!searchRootStats.isDirectory()) {

@@ -3,7 +3,7 @@ import { errorInfo } from "@lathe/protocol";
 import ignore from "ignore";
 import { z } from "zod";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
-import { missingFileMessage } from "../../missingFile.js";
+import { missingFileError } from "../../missingFile.js";
 import { ProjectIgnore } from "../../projectIgnore/projectIgnore.js";
 import { statIfExists } from "../../statIfExists.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
@@ -58,7 +58,7 @@ async function listDirectory(args: ListDirectoryArgs, ctx: ToolContext): Promise
   if (stats === undefined) {
     return {
       ok: false,
-      error: errorInfo("E_FILE_NOT_FOUND", await missingFileMessage(absPath, displayPath)),
+      error: await missingFileError(absPath, displayPath),
     };
   }
   if (!stats.isDirectory()) {

@@ -4,7 +4,7 @@ import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { binaryExtensionOf, binarySniffBytes, containsNulByte } from "../../binaryFiles.js";
-import { missingFileMessage } from "../../missingFile.js";
+import { missingFileError } from "../../missingFile.js";
 import { statIfExists } from "../../statIfExists.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
@@ -50,7 +50,7 @@ async function readFile(args: ReadFileArgs, ctx: ToolContext): Promise<ToolResul
   if (stats === undefined) {
     return {
       ok: false,
-      error: errorInfo("E_FILE_NOT_FOUND", await missingFileMessage(absPath, displayPath)),
+      error: await missingFileError(absPath, displayPath),
     };
   }
   if (stats.isDirectory()) {

@@ -1,7 +1,7 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
-import { missingFileMessage } from "../../missingFile.js";
+import { missingFileError } from "../../missingFile.js";
 import { statIfExists } from "../../statIfExists.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
@@ -127,7 +127,7 @@ async function resolveTarget(
   if (stats === undefined) {
     return {
       ok: false,
-      error: errorInfo("E_FILE_NOT_FOUND", await missingFileMessage(guarded.path, guarded.relative)),
+      error: await missingFileError(guarded.path, guarded.relative),
     };
   }
   return { ok: true, target: { absolute: guarded.path, relative: guarded.relative, isFile: stats.isFile() } };
