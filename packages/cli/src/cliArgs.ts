@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { type ApprovalMode, approvalModeSchema } from "@lathe/core";
+import { type ApprovalMode, approvalModeSchema, parseRule } from "@lathe/core";
 import { type Mode, modeSchema } from "@lathe/protocol";
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -18,6 +18,9 @@ export interface CliArgs {
   approvalMode?: ApprovalMode;
   maxIterations?: number;
   outputFormat: OutputFormat;
+  /** `--allow` / `--deny` permission rules: the CLI layer, above every settings file (SPEC §5). */
+  allowRules: string[];
+  denyRules: string[];
 }
 
 export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; message: string };
@@ -29,6 +32,7 @@ Lathe is a coding agent: give it a task and it reads and changes your code throu
   lathe                      interactive chat in the terminal
   lathe -p "task"            headless run: do the task, print the result, exit
   lathe tool NAME --args JSON  run one tool, print its result as JSON (lathe tool --help)
+  lathe policy rules|check    list permission rules, judge a call (lathe policy --help)
 
 Options:
   -p, --print                run headless (the prompt is the argument, or stdin)
@@ -39,6 +43,8 @@ Options:
       --mode MODE            agent (default) | ask | plan | debug
       --approval-mode MODE   manual | ask_first (default) | auto_edit | auto | yolo
       --max-iterations N     tool rounds per message before stopping (default 25)
+      --allow RULE           allow rule for this run, e.g. 'run_terminal_cmd(npm test *)' (repeatable)
+      --deny RULE            deny rule for this run (repeatable); deny beats allow
       --output-format FMT    text (default) | json | stream-json
   -v, --version              print the version
   -h, --help                 print this help
@@ -74,6 +80,15 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       return { ok: false, message: "--max-iterations must be a positive whole number" };
     }
   }
+  for (const [flag, rules] of [
+    ["--allow", values.allow ?? []],
+    ["--deny", values.deny ?? []],
+  ] as const) {
+    for (const rule of rules) {
+      const parsedRule = parseRule(rule, flag === "--allow" ? "allow" : "deny", "cli");
+      if (!parsedRule.ok) return { ok: false, message: `${flag}: ${parsedRule.message}` };
+    }
+  }
   const prompt = positionals.length > 0 ? positionals.join(" ") : undefined;
   return {
     ok: true,
@@ -90,6 +105,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       approvalMode: approval?.data,
       maxIterations,
       outputFormat,
+      allowRules: values.allow ?? [],
+      denyRules: values.deny ?? [],
     },
   };
 }
@@ -109,6 +126,8 @@ function parse(argv: string[]) {
       "approval-mode": { type: "string" },
       "max-iterations": { type: "string" },
       "output-format": { type: "string" },
+      allow: { type: "string", multiple: true },
+      deny: { type: "string", multiple: true },
       version: { type: "boolean", short: "v" },
       help: { type: "boolean", short: "h" },
     },

@@ -4,6 +4,7 @@ import {
   type ApprovalRequest,
   builtinTools,
   createModelClient,
+  loadRuleLayers,
   ToolRegistry,
 } from "@lathe/core";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
@@ -48,8 +49,24 @@ export function setUpEngine(inputs: EngineInputs): EngineSetup {
   });
   if (!client.ok)
     return { ok: false, error: client.error, kind: client.error.code === "E_LLM_AUTH" ? "auth" : "usage" };
+  const layers = loadRuleLayers({
+    latheHome: inputs.latheHome,
+    projectRoot: projectRoot.path,
+    cli: { allow: args.allowRules, deny: args.denyRules },
+  });
+  if (layers.errors.length > 0) {
+    const problems = layers.errors.map((e) => `${e.file ?? "flags"}: ${e.message}`).join("\n  ");
+    return {
+      ok: false,
+      kind: "usage",
+      error: errorInfo("E_INVALID_ARGS", `Invalid permission rules:\n  ${problems}`),
+    };
+  }
   const registry = new ToolRegistry(builtinTools());
   const session = new AgentSession({
+    rules: layers.rules,
+    ...(settings.sandbox ? { sandbox: settings.sandbox } : {}),
+    ...(settings.approvalTimeoutSeconds ? { approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000 } : {}),
     projectRoot: projectRoot.path,
     latheHome: inputs.latheHome,
     model: client.client,

@@ -6,6 +6,7 @@ import { exitCodes } from "./exitCodes.js";
 import { runHeadless } from "./headlessRun.js";
 import { InteractiveChat } from "./interactiveChat.js";
 import { latheHomeFrom } from "./latheHome.js";
+import { runPolicyCommand } from "./policyCommand.js";
 import { runToolCommand } from "./toolCommand.js";
 import { loadUserSettings } from "./userSettings.js";
 
@@ -17,6 +18,7 @@ const stderr = (text: string) => process.stderr.write(text);
 /** `lathe <subcommand> …`, by the first argument; anything else is a chat or a headless run. */
 const subcommands = new Map<string, (argv: string[]) => Promise<number>>([
   ["tool", (argv) => runToolCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
+  ["policy", (argv) => runPolicyCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
 ]);
 
 async function main(argv: string[]): Promise<number> {

@@ -6,8 +6,10 @@ import {
   BackgroundTerminals,
   builtinTools,
   decideByRisk,
+  decidePolicy,
   defaultOutputLimits,
   FileReadLedger,
+  loadRuleLayers,
   runTool,
   type ToolContext,
   ToolRegistry,
@@ -144,9 +146,19 @@ async function validateAndRun(
   const validated = registry.validate(name, rawArguments);
   if (!validated.ok) return { ok: false, error: validated.error };
   const { tool, args } = validated;
-  const risk = tool.risk(args, { projectRoot: settings.projectRoot });
-  if (decideByRisk(settings.approvalMode, risk) === "ask") {
-    return { ok: false, error: cannotAsk(tool.name, risk, settings.approvalMode) };
+  const policy = await decidePolicy({
+    tool,
+    args,
+    projectRoot: settings.projectRoot,
+    approvalMode: settings.approvalMode,
+    rules: loadRuleLayers({ latheHome: settings.latheHome, projectRoot: settings.projectRoot }).rules,
+    latheHome: settings.latheHome,
+  });
+  if (policy.decision === "deny") {
+    return { ok: false, error: errorInfo(policy.code ?? "E_SECURITY_BLOCKED", policy.reason) };
+  }
+  if (policy.decision === "ask") {
+    return { ok: false, error: cannotAsk(tool.name, policy.risk, settings.approvalMode) };
   }
 
   const controller = new AbortController();

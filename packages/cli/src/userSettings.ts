@@ -13,6 +13,16 @@ export const userSettingsSchema = z
     maxIterations: z.number().int().positive().optional(),
     fallbackModels: z.array(z.string()).optional(),
     baseUrls: z.record(z.string(), z.string()).optional(),
+    /** Permission rules; read and checked by the rule loader, which reports mistakes by file. */
+    permissions: z.unknown().optional(),
+    sandbox: z
+      .object({
+        mode: z.enum(["off", "auto", "required"]).default("off"),
+        network: z.boolean().default(false),
+      })
+      .optional(),
+    /** Seconds before an unanswered approval counts as rejected (default 300). */
+    approvalTimeoutSeconds: z.number().positive().optional(),
     /** Gateway timeouts and retry delays in milliseconds (SPEC §2 defaults when absent). */
     llm: z
       .object({

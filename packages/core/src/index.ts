@@ -1,6 +1,7 @@
 export { AgentSession, type AgentSessionOptions, type RunResult } from "./agent/agentSession.js";
 export type { EventListener } from "./agent/eventBus.js";
 export { prefersApplyPatch, toolsForMode, toolsForRequest } from "./agent/modeTools.js";
+export * from "./hooks/index.js";
 export * from "./llm/index.js";
 export {
   type ApprovalDecision,
@@ -8,7 +9,27 @@ export {
   approvalModeSchema,
   decideByRisk,
 } from "./policy/approvalMode.js";
+export { callSubjects } from "./policy/callSubjects.js";
+export { analyzeCommand, type CommandAnalysis } from "./policy/commandAnalysis/index.js";
+export * from "./policy/networkGuard/index.js";
 export { resolveProjectPath } from "./policy/pathGuard.js";
+export { decidePolicy, type PolicyInput } from "./policy/policyEngine.js";
+export type {
+  CallSubjects,
+  PermissionRule,
+  PolicyBehavior,
+  PolicyDecision,
+  RuleSource,
+} from "./policy/policyTypes.js";
+export * from "./policy/rules/index.js";
+export { detectSandbox } from "./policy/sandbox/detectSandbox.js";
+export type {
+  SandboxContext,
+  SandboxDetection,
+  SandboxMode,
+  SandboxSettings,
+} from "./policy/sandbox/sandboxTypes.js";
+export { isSensitivePath, type SensitivePathOptions, sensitivePathMatch } from "./policy/sensitivePaths.js";
 export { builtinTools } from "./tools/builtin/index.js";
 export { FileReadLedger } from "./tools/fileReadLedger.js";
 export {
@@ -24,6 +45,7 @@ export { ToolRegistry } from "./tools/toolRegistry.js";
 export {
   type ApprovalAnswer,
   type ApprovalRequest,
+  type ApprovalScope,
   formatError,
   type PendingCall,
   runToolBatch,

@@ -1,3 +1,6 @@
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   addUsage,
   type EventDraft,
@@ -16,14 +19,20 @@ import {
 } from "@lathe/protocol";
 import type { ModelClient } from "../llm/modelStream.js";
 import type { ApprovalMode } from "../policy/approvalMode.js";
+import { callSubjects } from "../policy/callSubjects.js";
+import type { PermissionRule } from "../policy/policyTypes.js";
+import { ruleForApproval, saveRule } from "../policy/rules/index.js";
+import { detectSandbox } from "../policy/sandbox/detectSandbox.js";
+import type { SandboxContext, SandboxSettings } from "../policy/sandbox/sandboxTypes.js";
 import { FileReadLedger } from "../tools/fileReadLedger.js";
 import { LintBaseline } from "../tools/lints/lintBaseline.js";
 import { BackgroundTerminals } from "../tools/terminals/backgroundTerminals.js";
-import { defaultOutputLimits, type OutputLimits } from "../tools/tool.js";
+import { type AnyTool, defaultOutputLimits, type OutputLimits } from "../tools/tool.js";
 import type { ToolRegistry } from "../tools/toolRegistry.js";
 import {
   type ApprovalAnswer,
   type ApprovalRequest,
+  type ApprovalScope,
   type PendingCall,
   runToolBatch,
 } from "../tools/toolScheduler.js";
@@ -44,6 +53,12 @@ export interface AgentSessionOptions {
   /** How a face answers approval requests; without one, every request is rejected. */
   requestApproval?: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
   outputLimits?: OutputLimits;
+  /** Permission rules from every settings layer (`loadRuleLayers`); "always" answers add to them. */
+  rules?: readonly PermissionRule[];
+  /** An unanswered approval counts as rejected after this long (default 5 minutes). */
+  approvalTimeoutMs?: number;
+  /** Sandboxing of shell commands; absent means commands run unsandboxed. */
+  sandbox?: SandboxSettings;
   sessionId?: string;
   shell?: string;
 }
@@ -61,6 +76,9 @@ interface QueuedMessage {
   text: string;
   resolve(result: RunResult): void;
 }
+
+/** SPEC §5: an approval nobody answers counts as rejected after five minutes. */
+const defaultApprovalTimeoutMs = 5 * 60_000;
 
 const noApprover = async (): Promise<ApprovalAnswer> => ({
   decision: "reject",
@@ -80,6 +98,8 @@ export class AgentSession {
   private readonly terminals = new BackgroundTerminals();
   private readonly lints = new LintBaseline();
   private readonly invalidStreaks = new Map<string, number>();
+  private readonly sessionRules: PermissionRule[] = [];
+  private sandboxContext?: Promise<SandboxContext>;
   private state: RunState = "idle";
   private mode: Mode;
   private approvalMode: ApprovalMode;
@@ -134,6 +154,36 @@ export class AgentSession {
   async dispose(): Promise<void> {
     this.cancel();
     await this.terminals.killAll();
+    const sandbox = await this.sandboxContext;
+    if (sandbox) await rm(sandbox.tempDir, { recursive: true, force: true });
+  }
+
+  /** Rules in force: the loaded layers plus what "always" answers granted in this session. */
+  private rules(): readonly PermissionRule[] {
+    return [...(this.options.rules ?? []), ...this.sessionRules];
+  }
+
+  /** Remembers an "always" answer: a rule for this call's kind, saved at the scope the user chose. */
+  private async grantAlways(tool: AnyTool, args: unknown, scope: ApprovalScope): Promise<void> {
+    const locations = { projectRoot: this.options.projectRoot, latheHome: this.options.latheHome };
+    const derived = ruleForApproval(tool.name, callSubjects(tool.name, args), locations);
+    if (!derived.ok) return;
+    for (const text of derived.rules) {
+      const saved = await saveRule(text, scope, locations);
+      if (saved.ok) this.sessionRules.push(saved.rule);
+    }
+  }
+
+  /** Detected once per session; the private /tmp lives as long as the session. */
+  private sandboxFor(): Promise<SandboxContext> | undefined {
+    const settings = this.options.sandbox;
+    if (!settings || settings.mode === "off") return undefined;
+    this.sandboxContext ??= detectSandbox().then((detection) => ({
+      settings,
+      detection,
+      tempDir: join(tmpdir(), `lathe-sandbox-${this.id}`),
+    }));
+    return this.sandboxContext;
   }
 
   private async run(text: string): Promise<RunResult> {
@@ -226,10 +276,14 @@ export class AgentSession {
         return finish("completed");
       }
       setState("tool_pending");
+      const sandbox = await this.sandboxFor();
       const results = await runToolBatch(calls.map(pendingCall), {
         registry: this.options.tools,
         offered,
         approvalMode: this.approvalMode,
+        rules: () => this.rules(),
+        grantAlways: (tool, args, scope) => this.grantAlways(tool, args, scope),
+        approvalTimeoutMs: this.options.approvalTimeoutMs ?? defaultApprovalTimeoutMs,
         requestApproval: this.options.requestApproval ?? noApprover,
         context: {
           projectRoot: this.options.projectRoot,
@@ -238,6 +292,7 @@ export class AgentSession {
           fileReads: this.fileReads,
           terminals: this.terminals,
           lints: this.lints,
+          ...(sandbox ? { sandbox } : {}),
           outputLimits: this.options.outputLimits ?? defaultOutputLimits,
         },
         emit,

@@ -1,5 +1,7 @@
 import type { LatheErrorInfo, Risk } from "@lathe/protocol";
 import type { z } from "zod";
+import type { Assessment } from "../policy/policyTypes.js";
+import type { SandboxContext } from "../policy/sandbox/sandboxTypes.js";
 import type { FileReadLedger } from "./fileReadLedger.js";
 import type { LintBaseline } from "./lints/lintBaseline.js";
 import type { BackgroundTerminals } from "./terminals/backgroundTerminals.js";
@@ -45,6 +47,11 @@ export interface ToolContext {
   /** Commands of this session running in the background, by id. */
   terminals: BackgroundTerminals;
   outputLimits: OutputLimits;
+  /**
+   * How shell commands are sandboxed, set by the engine alone (never from model arguments).
+   * Absent: commands run unsandboxed, as the user.
+   */
+  sandbox?: SandboxContext;
 }
 
 export type ToolResult =
@@ -62,6 +69,11 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   schema: Schema;
   kind: ToolKind;
   risk(args: z.infer<Schema>, ctx: Pick<ToolContext, "projectRoot">): Risk;
+  /**
+   * A fuller judgement than `risk` for tools that can be hard-blocked or need the network
+   * (run_terminal_cmd's command analysis); the policy engine prefers it when present.
+   */
+  assess?(args: z.infer<Schema>, ctx: Pick<ToolContext, "projectRoot">): Promise<Assessment>;
   timeoutMs: number;
   /** How output is shortened when over the cap: shell output keeps more of its end. */
   truncation: "head" | "head_tail";

@@ -9,8 +9,10 @@ import {
   type ToolResultPart,
   type ToolResultStatus,
 } from "@lathe/protocol";
-import { type ApprovalMode, decideByRisk } from "../policy/approvalMode.js";
-import { readOnlyKinds, type ToolContext, type ToolResult } from "./tool.js";
+import type { ApprovalMode } from "../policy/approvalMode.js";
+import { decidePolicy } from "../policy/policyEngine.js";
+import type { PermissionRule, PolicyDecision } from "../policy/policyTypes.js";
+import { type AnyTool, readOnlyKinds, type ToolContext, type ToolResult } from "./tool.js";
 import { runTool } from "./toolInvocation.js";
 import type { ToolRegistry } from "./toolRegistry.js";
 
@@ -31,14 +33,25 @@ export interface ApprovalRequest {
   reason: string;
 }
 
-export type ApprovalAnswer = { decision: "accept" } | { decision: "reject"; message?: string };
+/** Where an "always allow" answer is remembered. */
+export type ApprovalScope = "session" | "project-local" | "user";
+
+export type ApprovalAnswer =
+  | { decision: "accept"; always?: ApprovalScope }
+  | { decision: "reject"; message?: string };
 
 export interface SchedulerDeps {
   registry: ToolRegistry;
   /** Names the current mode offers; a call to anything else is treated as unknown. */
   offered: ReadonlySet<string>;
   approvalMode: ApprovalMode;
+  /** The permission rules in force now; read again before each approval, since "always" adds rules. */
+  rules(): readonly PermissionRule[];
   requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /** Remembers an "always" answer as a rule at the chosen scope. */
+  grantAlways(tool: AnyTool, args: unknown, scope: ApprovalScope): Promise<void>;
+  /** An unanswered approval counts as rejected after this long (SPEC §5: 5 minutes). */
+  approvalTimeoutMs: number;
   /** Everything of the tool context that does not depend on the call. */
   context: Omit<ToolContext, "callId" | "signal" | "emitOutput">;
   emit(draft: EventDraft): void;
@@ -59,27 +72,22 @@ const maxConcurrentReads = 4;
 
 type Prepared =
   | { call: PendingCall; kind: "invalid"; error: LatheErrorInfo }
-  | {
-      call: PendingCall;
-      kind: "ready";
-      tool: NonNullable<ReturnType<ToolRegistry["get"]>>;
-      args: unknown;
-      risk: Risk;
-      ask: boolean;
-    };
+  | { call: PendingCall; kind: "denied"; error: LatheErrorInfo }
+  | { call: PendingCall; kind: "ready"; tool: AnyTool; args: unknown; policy: PolicyDecision };
 
 /**
- * Runs one batch of tool calls: validate → (approval) → execute, each step an event. Read-only
- * calls that need no approval run together (at most four); everything else runs one at a time
- * in call order. Results come back in call order whatever finished first.
+ * Runs one batch of tool calls: validate → policy → (approval) → execute, each step an event.
+ * Read-only calls that need no approval run together (at most four); everything else runs one at
+ * a time in call order. Results come back in call order whatever finished first.
  */
 export async function runToolBatch(
   calls: readonly PendingCall[],
   deps: SchedulerDeps,
 ): Promise<ToolResultPart[]> {
-  const prepared = calls.map((call) => prepare(call, deps));
+  const prepared: Prepared[] = [];
+  for (const call of calls) prepared.push(await prepare(call, deps));
   for (const item of prepared) {
-    if (item.kind === "ready" && !item.ask) setCallState(item.call, "scheduled", deps);
+    if (item.kind === "ready" && item.policy.decision === "allow") setCallState(item.call, "scheduled", deps);
   }
   const results: ToolResultPart[] = new Array(calls.length);
   let index = 0;
@@ -102,7 +110,7 @@ function setCallState(call: PendingCall, state: ToolCallState, deps: SchedulerDe
   deps.emit({ type: "tool_call_state", callId: call.callId, name: call.name, state });
 }
 
-function prepare(call: PendingCall, deps: SchedulerDeps): Prepared {
+async function prepare(call: PendingCall, deps: SchedulerDeps): Promise<Prepared> {
   setCallState(call, "validating", deps);
   if (!deps.offered.has(call.name)) {
     const offeredSuggestions = deps.registry.suggest(call.name).filter((name) => deps.offered.has(name));
@@ -118,8 +126,22 @@ function prepare(call: PendingCall, deps: SchedulerDeps): Prepared {
     return { call, kind: "invalid", error: withStreakWarning(call.name, validated.error, deps) };
   deps.invalidStreaks.delete(call.name);
   const { tool, args } = validated;
-  const risk = tool.risk(args, { projectRoot: deps.context.projectRoot });
-  return { call, kind: "ready", tool, args, risk, ask: decideByRisk(deps.approvalMode, risk) === "ask" };
+  const policy = await decideFor(tool, args, deps);
+  if (policy.decision === "deny") {
+    return { call, kind: "denied", error: errorInfo(policy.code ?? "E_SECURITY_BLOCKED", policy.reason) };
+  }
+  return { call, kind: "ready", tool, args, policy };
+}
+
+function decideFor(tool: AnyTool, args: unknown, deps: SchedulerDeps): Promise<PolicyDecision> {
+  return decidePolicy({
+    tool,
+    args,
+    projectRoot: deps.context.projectRoot,
+    approvalMode: deps.approvalMode,
+    rules: deps.rules(),
+    latheHome: deps.context.latheHome,
+  });
 }
 
 function withStreakWarning(name: string, error: LatheErrorInfo, deps: SchedulerDeps): LatheErrorInfo {
@@ -133,7 +155,7 @@ function withStreakWarning(name: string, error: LatheErrorInfo, deps: SchedulerD
 }
 
 function isConcurrent(item: Prepared): boolean {
-  return item.kind === "ready" && !item.ask && readOnlyKinds.has(item.tool.kind);
+  return item.kind === "ready" && item.policy.decision === "allow" && readOnlyKinds.has(item.tool.kind);
 }
 
 function nextGroup(prepared: readonly Prepared[], start: number): Prepared[] {
@@ -161,29 +183,60 @@ async function settle(item: Prepared, deps: SchedulerDeps): Promise<ToolResultPa
     });
     return resultPart(call, "error", formatError(item.error), item.error);
   }
-  if (item.ask) {
-    deps.setState("awaiting_approval");
-    setCallState(call, "awaiting_approval", deps);
-    const request: ApprovalRequest = {
-      approvalId: newId(),
-      callId: call.callId,
-      name: call.name,
-      arguments: item.args,
-      risk: item.risk,
-      reason: `${call.name} is ${item.risk} risk and the approval mode is ${deps.approvalMode}`,
-    };
-    deps.emit({ type: "approval_required", ...request });
-    const answer = await waitForApproval(request, deps);
-    if (answer === "cancelled") return cancelledResult(call, deps);
-    if (answer.decision === "reject") {
-      const message = answer.message ?? "The user rejected this call.";
-      setCallState(call, "rejected", deps);
-      deps.emit({ type: "tool_rejected", callId: call.callId, name: call.name, message });
-      const error = errorInfo("E_USER_REJECTED", message);
-      return resultPart(call, "rejected", formatError(error), error);
-    }
-    setCallState(call, "scheduled", deps);
+  if (item.kind === "denied") {
+    setCallState(call, "error", deps);
+    deps.emit({ type: "tool_blocked", callId: call.callId, name: call.name, error: item.error });
+    return resultPart(call, "blocked", formatError(item.error), item.error);
   }
+  if (item.policy.decision === "ask") {
+    const approved = await approve(item, deps);
+    if (approved !== undefined) return approved;
+  }
+  return execute(item.tool, item.args, call, deps);
+}
+
+/** Asks the user unless a rule granted since the batch began already allows it; a result means "do not run". */
+async function approve(
+  item: Extract<Prepared, { kind: "ready" }>,
+  deps: SchedulerDeps,
+): Promise<ToolResultPart | undefined> {
+  const { call } = item;
+  const current = await decideFor(item.tool, item.args, deps);
+  if (current.decision === "allow") {
+    setCallState(call, "scheduled", deps);
+    return undefined;
+  }
+  deps.setState("awaiting_approval");
+  setCallState(call, "awaiting_approval", deps);
+  const request: ApprovalRequest = {
+    approvalId: newId(),
+    callId: call.callId,
+    name: call.name,
+    arguments: item.args,
+    risk: current.risk,
+    reason: current.reason,
+  };
+  deps.emit({ type: "approval_required", ...request });
+  const answer = await waitForApproval(request, deps);
+  if (answer === "cancelled") return cancelledResult(call, deps);
+  if (answer.decision === "reject") {
+    const message = answer.message ?? "The user rejected this call.";
+    setCallState(call, "rejected", deps);
+    deps.emit({ type: "tool_rejected", callId: call.callId, name: call.name, message });
+    const error = errorInfo("E_USER_REJECTED", message);
+    return resultPart(call, "rejected", formatError(error), error);
+  }
+  if (answer.always) await deps.grantAlways(item.tool, item.args, answer.always);
+  setCallState(call, "scheduled", deps);
+  return undefined;
+}
+
+async function execute(
+  tool: AnyTool,
+  args: unknown,
+  call: PendingCall,
+  deps: SchedulerDeps,
+): Promise<ToolResultPart> {
   deps.setState("tool_executing");
   setCallState(call, "executing", deps);
   deps.emit({ type: "tool_executing", callId: call.callId, name: call.name });
@@ -193,7 +246,7 @@ async function settle(item: Prepared, deps: SchedulerDeps): Promise<ToolResultPa
   deps.signal.addEventListener("abort", onAbort, { once: true });
   let result: ToolResult;
   try {
-    result = await runTool(item.tool, item.args, {
+    result = await runTool(tool, args, {
       ...deps.context,
       callId: call.callId,
       signal: controller.signal,
@@ -227,10 +280,31 @@ async function waitForApproval(
   deps: SchedulerDeps,
 ): Promise<ApprovalAnswer | "cancelled"> {
   if (deps.signal.aborted) return "cancelled";
+  const giveUp = new AbortController();
   const cancelled = new Promise<"cancelled">((resolve) =>
-    deps.signal.addEventListener("abort", () => resolve("cancelled"), { once: true }),
+    deps.signal.addEventListener("abort", () => resolve("cancelled"), { once: true, signal: giveUp.signal }),
   );
-  return Promise.race([deps.requestApproval(request, deps.signal), cancelled]);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<ApprovalAnswer>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          decision: "reject",
+          message: `Nobody answered the approval request within ${Math.round(deps.approvalTimeoutMs / 1000)} s, so it counts as rejected.`,
+        }),
+      deps.approvalTimeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([
+      deps.requestApproval(request, AbortSignal.any([deps.signal, giveUp.signal])),
+      cancelled,
+      timedOut,
+    ]);
+  } finally {
+    clearTimeout(timer);
+    giveUp.abort();
+  }
 }
 
 function cancelledResult(call: PendingCall, deps: SchedulerDeps): ToolResultPart {

@@ -1,4 +1,5 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import type { SandboxLaunch } from "../../policy/sandbox/sandboxTypes.js";
 import { processGroupAlive, signalProcessGroup } from "../processes/processGroup.js";
 import { type ShellProcess, spawnShell } from "../processes/shellProcess.js";
 import { OutputRing, type RingRead } from "./outputRing.js";
@@ -31,6 +32,8 @@ export interface TerminalInfo {
   status: TerminalStatus;
   /** bash has ended, but processes it started (`server &`) still run and hold its output open. */
   childrenRunning: boolean;
+  /** Present when the command runs in the sandbox: how, for judging its failures later. */
+  sandbox?: SandboxLaunch;
 }
 
 export interface TerminalOutput extends TerminalInfo {
@@ -45,6 +48,7 @@ interface Terminal {
   pid: number;
   command: string;
   cwd: string;
+  sandbox: SandboxLaunch | undefined;
   startedAt: number;
   endedAt?: number;
   status: TerminalStatus;
@@ -89,7 +93,12 @@ export class BackgroundTerminals {
     this.settings = { ...defaults, ...options };
   }
 
-  async start(command: string, cwd: string): Promise<TerminalStart> {
+  /** With `options.sandbox`, the command runs inside bubblewrap (see `spawnShell`). */
+  async start(
+    command: string,
+    cwd: string,
+    options: { sandbox?: SandboxLaunch } = {},
+  ): Promise<TerminalStart> {
     const running = this.list().filter((terminal) => terminal.status.state === "running");
     if (running.length >= this.settings.maxRunning) {
       const listing = running.map((terminal) => `${terminal.id} (${terminal.command})`).join(", ");
@@ -99,13 +108,13 @@ export class BackgroundTerminals {
       return { ok: false, error: errorInfo("E_TOOL_EXECUTION", message) };
     }
 
-    const child = spawnShell(command, cwd);
+    const child = spawnShell(command, cwd, options.sandbox);
     const pid = child.pid;
     if (pid === undefined) {
       const failure = await new Promise<Error>((resolve) => child.once("error", resolve));
       return { ok: false, error: errorInfo("E_TOOL_EXECUTION", `Could not start bash: ${failure.message}`) };
     }
-    const terminal = this.track(child, pid, command, cwd);
+    const terminal = this.track(child, pid, command, cwd, options.sandbox);
     this.forgetOldFinished();
     return { ok: true, terminal: infoOf(terminal) };
   }
@@ -167,7 +176,13 @@ export class BackgroundTerminals {
     await Promise.all([...this.terminals.values()].map((terminal) => this.stop(terminal)));
   }
 
-  private track(child: ShellProcess, pid: number, command: string, cwd: string): Terminal {
+  private track(
+    child: ShellProcess,
+    pid: number,
+    command: string,
+    cwd: string,
+    sandbox: SandboxLaunch | undefined,
+  ): Terminal {
     let markEnded = () => {};
     let markClosed = () => {};
     const terminal: Terminal = {
@@ -175,6 +190,7 @@ export class BackgroundTerminals {
       pid,
       command,
       cwd,
+      sandbox,
       startedAt: Date.now(),
       status: { state: "running" },
       stdout: new OutputRing(this.settings.maxStreamBytes),
@@ -277,6 +293,7 @@ function infoOf(terminal: Terminal): TerminalInfo {
     childrenRunning: terminal.status.state !== "running" && !terminal.isClosed,
   };
   if (terminal.endedAt !== undefined) info.endedAt = terminal.endedAt;
+  if (terminal.sandbox !== undefined) info.sandbox = terminal.sandbox;
   return info;
 }
 

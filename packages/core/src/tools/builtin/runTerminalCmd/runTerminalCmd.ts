@@ -2,6 +2,8 @@ import { StringDecoder } from "node:string_decoder";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
+import { type CallSandbox, sandboxForCall } from "../../../policy/sandbox/sandboxPlan.js";
+import type { SandboxLaunch } from "../../../policy/sandbox/sandboxTypes.js";
 import { processGroupAlive, signalProcessGroup } from "../../processes/processGroup.js";
 import { spawnShell } from "../../processes/shellProcess.js";
 import { statIfExists } from "../../statIfExists.js";
@@ -13,7 +15,8 @@ import {
 } from "../../terminals/terminalReport.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
-import { commandRisk } from "./commandRisk.js";
+import { assessCommand } from "./commandAssessment.js";
+import { sandboxDenialOf, sandboxMetadata } from "./sandboxReport.js";
 import { StreamCapture } from "./streamCapture.js";
 
 const defaultTimeoutMs = 120_000;
@@ -61,7 +64,9 @@ export const runTerminalCmdTool = defineTool({
   description: toolPrompt(new URL("./runTerminalCmd.md", import.meta.url)),
   schema: runTerminalCmdSchema,
   kind: "execute",
-  risk: (args) => commandRisk(args.command),
+  // The scheduler uses `assess`; `risk` answers for callers that need a synchronous guess.
+  risk: () => "high",
+  assess: (args, ctx) => assessCommand(args.command, ctx.projectRoot),
   // A safety net above the command's own timeout, which kills it and keeps its output.
   timeoutMs: maxTimeoutMs + 3 * killGraceMs,
   truncation: "head_tail",
@@ -80,23 +85,24 @@ async function runTerminalCmd(args: RunTerminalCmdArgs, ctx: ToolContext): Promi
   if (ctx.signal.aborted) {
     return { ok: false, error: errorInfo("E_CANCELLED", "Cancelled before the command started.") };
   }
-  if (args.is_background === true) return startInBackground(args.command, cwd.path, ctx);
+  const sandbox = sandboxForCall(ctx.sandbox, ctx);
+  if (sandbox.kind === "refused") return { ok: false, error: sandbox.error };
+  if (args.is_background === true) return startInBackground(args.command, cwd.path, ctx, sandbox);
 
   const timeoutMs = args.timeout_ms ?? defaultTimeoutMs;
   const startedAt = Date.now();
   const stdout = new StreamCapture(maxStreamBytes);
   const stderr = new StreamCapture(maxStreamBytes);
-  const ending = await runCommand(args.command, cwd.path, timeoutMs, ctx, { stdout, stderr });
+  const launch = sandbox.kind === "sandboxed" ? sandbox.launch : undefined;
+  const ending = await runCommand(args.command, cwd.path, timeoutMs, ctx, { stdout, stderr }, launch);
   const durationMs = Date.now() - startedAt;
 
   if (ending.kind === "spawn_failed") {
     return { ok: false, error: errorInfo("E_TOOL_EXECUTION", `Could not start bash: ${ending.message}`) };
   }
-  const output = formatOutput(
-    describeEnding(ending, timeoutMs),
-    stdout.text("stdout"),
-    stderr.text("stderr"),
-  );
+  const stdoutText = stdout.text("stdout");
+  const stderrText = stderr.text("stderr");
+  const output = formatOutput(describeEnding(ending, timeoutMs), stdoutText, stderrText);
   if (ending.kind === "timeout") {
     const message = `The command did not finish within ${timeoutMs} ms and was killed with everything it started.`;
     return { ok: false, error: errorInfo("E_COMMAND_TIMEOUT", message), output };
@@ -104,15 +110,17 @@ async function runTerminalCmd(args: RunTerminalCmdArgs, ctx: ToolContext): Promi
   if (ending.kind === "cancelled") {
     return { ok: false, error: errorInfo("E_CANCELLED", "The command was cancelled and killed."), output };
   }
+  const denial = sandboxDenialOf(sandbox, ending.code, { stdout: stdoutText, stderr: stderrText });
   return {
     ok: true,
-    output,
+    output: denial === undefined ? output : `${output}\n${denial}`,
     metadata: {
       exitCode: ending.code,
       signal: ending.signal,
       durationMs,
       stdoutBytes: stdout.totalBytes,
       stderrBytes: stderr.totalBytes,
+      ...sandboxMetadata(sandbox, denial !== undefined),
     },
   };
 }
@@ -121,8 +129,14 @@ async function runTerminalCmd(args: RunTerminalCmdArgs, ctx: ToolContext): Promi
  * Starts the command in the session's background terminals and returns its id with what it
  * printed in its first moments (or its whole run, when it ends at once).
  */
-async function startInBackground(command: string, cwd: string, ctx: ToolContext): Promise<ToolResult> {
-  const started = await ctx.terminals.start(command, cwd);
+async function startInBackground(
+  command: string,
+  cwd: string,
+  ctx: ToolContext,
+  sandbox: Exclude<CallSandbox, { kind: "refused" }>,
+): Promise<ToolResult> {
+  const launch = sandbox.kind === "sandboxed" ? sandbox.launch : undefined;
+  const started = await ctx.terminals.start(command, cwd, { sandbox: launch });
   if (!started.ok) return { ok: false, error: started.error };
   const { id, pid } = started.terminal;
   await ctx.terminals.waitForEnd(id, backgroundStartWaitMs, ctx.signal);
@@ -137,8 +151,22 @@ async function startInBackground(command: string, cwd: string, ctx: ToolContext)
   }
   const headline = `Started in the background as ${id} (pid ${pid}); ${describeStatus(first)}.`;
   const report = formatTerminalOutput(first, headline, "(no output yet)");
-  const output = stillRunning(first) ? `${report}\n${terminalUsageHint(id)}` : report;
-  return { ok: true, output, metadata: { terminalId: id, pid, status: first.status } };
+  // A command that ended at once may have been stopped by the sandbox, like a foreground one.
+  const exitCode = first.status.state === "exited" ? first.status.code : null;
+  const denial = sandboxDenialOf(sandbox, exitCode, { stdout: first.stdout.text, stderr: first.stderr.text });
+  const lines = [report];
+  if (stillRunning(first)) lines.push(terminalUsageHint(id));
+  if (denial !== undefined) lines.push(denial);
+  return {
+    ok: true,
+    output: lines.join("\n"),
+    metadata: {
+      terminalId: id,
+      pid,
+      status: first.status,
+      ...sandboxMetadata(sandbox, denial !== undefined),
+    },
+  };
 }
 
 async function resolveWorkingDirectory(
@@ -172,9 +200,10 @@ function runCommand(
   timeoutMs: number,
   ctx: ToolContext,
   captures: { stdout: StreamCapture; stderr: StreamCapture },
+  sandbox: SandboxLaunch | undefined,
 ): Promise<Ending> {
   return new Promise((resolve) => {
-    const child = spawnShell(command, cwd);
+    const child = spawnShell(command, cwd, sandbox);
     const timers: NodeJS.Timeout[] = [];
     let killTimer: NodeJS.Timeout | undefined;
     let stopReason: "timeout" | "cancelled" | undefined;

@@ -1,0 +1,89 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { PolicyBehavior, RuleSource } from "../policyTypes.js";
+
+/** Settings files that hold rules; the session scope lives in memory only. */
+export type FileScope = "user" | "project" | "project-local";
+
+export interface SettingsLocations {
+  /** `$LATHE_HOME`. */
+  latheHome: string;
+  projectRoot: string;
+}
+
+/** Where each scope's `{"permissions":{…}}` lives (SPEC §1). */
+export function settingsFileFor(scope: FileScope, locations: SettingsLocations): string {
+  switch (scope) {
+    case "user":
+      return path.join(locations.latheHome, "settings.json");
+    case "project":
+      return path.join(locations.projectRoot, ".lathe", "settings.json");
+    case "project-local":
+      return path.join(locations.projectRoot, ".lathe", "settings.local.json");
+  }
+}
+
+export const fileScopes: readonly FileScope[] = ["user", "project", "project-local"];
+
+export function isFileScope(source: RuleSource | string): source is FileScope {
+  return (fileScopes as readonly string[]).includes(source);
+}
+
+export const behaviors: readonly PolicyBehavior[] = ["allow", "ask", "deny"];
+
+export type SettingsRead =
+  | { ok: true; exists: false }
+  | { ok: true; exists: true; settings: Record<string, unknown> }
+  | { ok: false; message: string };
+
+/** A settings file as a JSON object; a missing file is an empty layer, anything unreadable an error. */
+export function readSettingsFile(file: string): SettingsRead {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return { ok: true, exists: false };
+    return { ok: false, message: `${file} cannot be read: ${String(error)}` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return {
+      ok: false,
+      message: `${file} is not valid JSON: ${error instanceof Error ? error.message : error}`,
+    };
+  }
+  if (!isRecord(json)) return { ok: false, message: `${file} must hold a JSON object` };
+  return { ok: true, exists: true, settings: json };
+}
+
+export type RuleLists =
+  | { ok: true; lists: Record<PolicyBehavior, unknown[]> }
+  | { ok: false; message: string };
+
+/** `permissions.allow|ask|deny`, each absent list empty; a `permissions` that is not an object is an error. */
+export function ruleListsOf(settings: Record<string, unknown>, file: string): RuleLists {
+  const lists: Record<PolicyBehavior, unknown[]> = { allow: [], ask: [], deny: [] };
+  const permissions = settings.permissions;
+  if (permissions === undefined) return { ok: true, lists };
+  if (!isRecord(permissions)) return { ok: false, message: `${file}: "permissions" must be an object` };
+  for (const behavior of behaviors) {
+    const list = permissions[behavior];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      return { ok: false, message: `${file}: "permissions.${behavior}" must be a list of rule strings` };
+    }
+    lists[behavior] = list;
+  }
+  return { ok: true, lists };
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
+  return typeof error.code === "string" ? error.code : undefined;
+}
