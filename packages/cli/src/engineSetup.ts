@@ -4,6 +4,7 @@ import {
   type ApprovalRequest,
   builtinTools,
   createModelClient,
+  loadHooks,
   loadRuleLayers,
   ToolRegistry,
 } from "@lathe/core";
@@ -18,6 +19,8 @@ export interface EngineInputs {
   env: Record<string, string | undefined>;
   latheHome: string;
   requestApproval?: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+  /** Problems worth telling the user that do not stop the session (a broken hooks.json). */
+  warn?: (message: string) => void;
 }
 
 export type EngineSetup =
@@ -62,8 +65,11 @@ export function setUpEngine(inputs: EngineInputs): EngineSetup {
       error: errorInfo("E_INVALID_ARGS", `Invalid permission rules:\n  ${problems}`),
     };
   }
+  const hooks = loadHooks({ projectRoot: projectRoot.path, latheHome: inputs.latheHome });
+  for (const problem of hooks.errors) inputs.warn?.(`hooks: ${problem.file}: ${problem.message}`);
   const registry = new ToolRegistry(builtinTools());
   const session = new AgentSession({
+    hooks: hooks.hooks,
     rules: layers.rules,
     ...(settings.sandbox ? { sandbox: settings.sandbox } : {}),
     ...(settings.approvalTimeoutSeconds ? { approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000 } : {}),

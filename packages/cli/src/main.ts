@@ -55,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
     env,
     latheHome,
     requestApproval: chat?.requestApproval,
+    warn: (message) => stderr(`lathe: ${message}\n`),
   });
   if (!engine.ok) {
     if (engine.kind === "no_model") {

@@ -32,6 +32,9 @@ export interface ScriptedSessionOptions {
   /** An existing directory to work in instead of a fresh temp project. */
   projectRoot?: string;
   mode?: AgentSessionOptions["mode"];
+  hooks?: AgentSessionOptions["hooks"];
+  rules?: AgentSessionOptions["rules"];
+  approvalTimeoutMs?: number;
   retry?: Partial<RetrySettings>;
   requestApproval?: AgentSessionOptions["requestApproval"];
 }
@@ -81,6 +84,9 @@ export async function startScriptedSession(
     tools: new ToolRegistry(builtinTools()),
     approvalMode: options.approvalMode ?? "yolo",
     ...(options.mode ? { mode: options.mode } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.rules ? { rules: options.rules } : {}),
+    ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
     ...(options.requestApproval ? { requestApproval: options.requestApproval } : {}),
   });

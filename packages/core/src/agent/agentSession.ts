@@ -17,6 +17,9 @@ import {
   type ToolCallPart,
   type Usage,
 } from "@lathe/protocol";
+import type { ConfiguredHook } from "../hooks/hookConfig.js";
+import type { HookEvent, HookEventInput } from "../hooks/hookEvents.js";
+import { runHooks } from "../hooks/runHooks.js";
 import type { ModelClient } from "../llm/modelStream.js";
 import type { ApprovalMode } from "../policy/approvalMode.js";
 import { callSubjects } from "../policy/callSubjects.js";
@@ -57,6 +60,8 @@ export interface AgentSessionOptions {
   rules?: readonly PermissionRule[];
   /** An unanswered approval counts as rejected after this long (default 5 minutes). */
   approvalTimeoutMs?: number;
+  /** The user's hooks (`loadHooks`): PreToolUse, PostToolUse, UserPromptSubmit… */
+  hooks?: readonly ConfiguredHook[];
   /** Sandboxing of shell commands; absent means commands run unsandboxed. */
   sandbox?: SandboxSettings;
   sessionId?: string;
@@ -156,6 +161,18 @@ export class AgentSession {
     await this.terminals.killAll();
     const sandbox = await this.sandboxContext;
     if (sandbox) await rm(sandbox.tempDir, { recursive: true, force: true });
+  }
+
+  private hookRunner(signal: AbortSignal) {
+    const hooks = this.options.hooks ?? [];
+    return <E extends HookEvent>(event: E, input: HookEventInput<E>) =>
+      runHooks(event, input, {
+        hooks,
+        projectRoot: this.options.projectRoot,
+        sessionId: this.id,
+        signal,
+        permissionMode: this.approvalMode,
+      });
   }
 
   /** Rules in force: the loaded layers plus what "always" answers granted in this session. */
@@ -299,6 +316,7 @@ export class AgentSession {
         setState,
         signal,
         invalidStreaks: this.invalidStreaks,
+        ...(this.options.hooks?.length ? { runHook: this.hookRunner(signal) } : {}),
       });
       this.pushMessage("tool", results);
       emit({ type: "turn_end", iteration: iterations, toolCalls: calls.length });

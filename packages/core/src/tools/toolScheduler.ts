@@ -9,6 +9,8 @@ import {
   type ToolResultPart,
   type ToolResultStatus,
 } from "@lathe/protocol";
+import type { HookEvent, HookEventInput } from "../hooks/hookEvents.js";
+import type { HookOutcome } from "../hooks/runHooks.js";
 import type { ApprovalMode } from "../policy/approvalMode.js";
 import { decidePolicy } from "../policy/policyEngine.js";
 import type { PermissionRule, PolicyDecision } from "../policy/policyTypes.js";
@@ -62,6 +64,8 @@ export interface SchedulerDeps {
    * `maxInvalidInARow` the model is told to stop using that tool.
    */
   invalidStreaks: Map<string, number>;
+  /** Runs the user's hooks for an event (SPEC §3); absent when none are configured. */
+  runHook?<E extends HookEvent>(event: E, input: HookEventInput<E>): Promise<HookOutcome>;
 }
 
 /** Bad calls of one tool in a row before the model is told to stop using it (SPEC §4). */
@@ -126,9 +130,26 @@ async function prepare(call: PendingCall, deps: SchedulerDeps): Promise<Prepared
     return { call, kind: "invalid", error: withStreakWarning(call.name, validated.error, deps) };
   deps.invalidStreaks.delete(call.name);
   const { tool, args } = validated;
+  const hook = await deps.runHook?.("PreToolUse", {
+    toolName: call.name,
+    toolInput: args,
+    toolUseId: call.callId,
+  });
+  const hookDenial =
+    hook?.blocked?.reason ?? (hook?.permissionDecision === "deny" ? hook.permissionReason : undefined);
+  if (hook?.blocked || hook?.permissionDecision === "deny") {
+    const reason = `A PreToolUse hook blocked this call: ${hookDenial ?? "no reason given"}`;
+    return { call, kind: "denied", error: errorInfo("E_SECURITY_BLOCKED", reason) };
+  }
   const policy = await decideFor(tool, args, deps);
   if (policy.decision === "deny") {
     return { call, kind: "denied", error: errorInfo(policy.code ?? "E_SECURITY_BLOCKED", policy.reason) };
+  }
+  // A hook may settle the question the policy would ask, but never lift a hard block or a deny.
+  const hooked = hook?.permissionDecision;
+  if (hooked === "allow" || hooked === "ask") {
+    const reason = `a PreToolUse hook said ${hooked}${hook?.permissionReason ? `: ${hook.permissionReason}` : ""}`;
+    return { call, kind: "ready", tool, args, policy: { ...policy, decision: hooked, reason } };
   }
   return { call, kind: "ready", tool, args, policy };
 }
@@ -257,6 +278,7 @@ async function execute(
     deps.signal.removeEventListener("abort", onAbort);
   }
   const durationMs = Math.round(performance.now() - started);
+  result = await withPostHooks(result, tool, args, call, deps);
   if (result.ok) {
     setCallState(call, "success", deps);
     deps.emit({
@@ -275,6 +297,36 @@ async function execute(
   return resultPart(call, status, text, result.error);
 }
 
+/** PostToolUse / PostToolUseFailure hooks: what they add reaches the model with the result. */
+async function withPostHooks(
+  result: ToolResult,
+  tool: AnyTool,
+  args: unknown,
+  call: PendingCall,
+  deps: SchedulerDeps,
+): Promise<ToolResult> {
+  if (!deps.runHook) return result;
+  const outcome = result.ok
+    ? await deps.runHook("PostToolUse", {
+        toolName: tool.name,
+        toolInput: args,
+        toolResponse: result.output,
+        toolUseId: call.callId,
+      })
+    : await deps.runHook("PostToolUseFailure", {
+        toolName: tool.name,
+        toolInput: args,
+        error: result.error.message,
+        toolUseId: call.callId,
+      });
+  const notes = [...outcome.additionalContext, ...(outcome.blocked ? [outcome.blocked.reason] : [])];
+  if (notes.length === 0) return result;
+  const addition = `<hook-context>\n${notes.join("\n")}\n</hook-context>`;
+  return result.ok
+    ? { ...result, output: `${result.output}\n\n${addition}` }
+    : { ...result, output: result.output ? `${result.output}\n\n${addition}` : addition };
+}
+
 async function waitForApproval(
   request: ApprovalRequest,
   deps: SchedulerDeps,
@@ -290,7 +342,11 @@ async function waitForApproval(
       () =>
         resolve({
           decision: "reject",
-          message: `Nobody answered the approval request within ${Math.round(deps.approvalTimeoutMs / 1000)} s, so it counts as rejected.`,
+          message: `Nobody answered the approval request within ${
+            deps.approvalTimeoutMs < 1000
+              ? `${deps.approvalTimeoutMs} ms`
+              : `${Math.round(deps.approvalTimeoutMs / 1000)} s`
+          }, so it counts as rejected.`,
         }),
       deps.approvalTimeoutMs,
     );
