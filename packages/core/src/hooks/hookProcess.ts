@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { signalProcessGroup } from "../tools/processes/processGroup.js";
+import { signalProcessGroup } from "../processes/processGroup.js";
 
 export interface HookProcessOptions {
   command: string;

@@ -1,6 +1,5 @@
 import path from "node:path";
 import picomatch from "picomatch";
-import { parsePatch } from "../tools/builtin/applyPatch/patchParser.js";
 import type { CallSubjects } from "./policyTypes.js";
 
 /** Arguments that name one file or directory, in any tool (MCP tools included). */
@@ -49,19 +48,11 @@ function globBase(pattern: string, searchPath: string | undefined): string | und
 }
 
 /**
- * Every file a patch adds, updates, deletes or moves to. The tool's own parser is used so that the
- * policy sees exactly the files the tool would touch; a patch it cannot parse fails in the tool
- * anyway, and its header lines are still reported so that rules and sensitive paths see them.
+ * Every file a patch adds, updates, deletes or moves to, read from its header lines. Scanning the
+ * headers never sees fewer files than the tool's parser would touch, and it keeps the policy
+ * below the tools in the import graph.
  */
 function patchPaths(patch: string): string[] {
-  const parsed = parsePatch(patch);
-  if (parsed.ok) {
-    return parsed.operations.flatMap((operation) =>
-      operation.type === "update" && operation.moveTo !== undefined
-        ? [operation.path, operation.moveTo]
-        : [operation.path],
-    );
-  }
   const headers: string[] = [];
   for (const line of patch.split("\n")) {
     const header = /^\s*\*\*\* (?:Add File|Update File|Delete File|Move to):(.*)$/.exec(line);

@@ -1,13 +1,12 @@
 import type { Risk } from "@lathe/protocol";
-import type { AnyTool } from "../tools/tool.js";
 import { type ApprovalMode, decideByRisk } from "./approvalMode.js";
 import { callSubjects } from "./callSubjects.js";
-import type { Assessment, PermissionRule, PolicyDecision } from "./policyTypes.js";
+import type { Assessment, JudgedTool, PermissionRule, PolicyDecision } from "./policyTypes.js";
 import { evaluateRules } from "./rules/index.js";
 import { isSensitivePath } from "./sensitivePaths.js";
 
 export interface PolicyInput {
-  tool: AnyTool;
+  tool: JudgedTool;
   /** Arguments already validated against the tool's schema. */
   args: unknown;
   projectRoot: string;
@@ -67,8 +66,9 @@ export async function decidePolicy(input: PolicyInput): Promise<PolicyDecision> 
   };
 }
 
-async function assess(tool: AnyTool, args: unknown, projectRoot: string): Promise<Assessment> {
-  if (tool.assess) return tool.assess(args, { projectRoot });
-  const risk = tool.risk(args, { projectRoot });
+async function assess(tool: JudgedTool, args: unknown, projectRoot: string): Promise<Assessment> {
+  // The arguments were validated against this very tool's schema before they reach the policy.
+  if (tool.assess) return tool.assess(args as never, { projectRoot });
+  const risk = tool.risk(args as never, { projectRoot });
   return { risk, reason: `${tool.name} is ${risk} risk` };
 }

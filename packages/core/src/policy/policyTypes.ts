@@ -44,3 +44,10 @@ export interface CallSubjects {
   command?: string;
   url?: string;
 }
+
+/** What the policy needs of a tool: its name and its own judgement of a call. */
+export interface JudgedTool {
+  name: string;
+  risk(args: never, ctx: { projectRoot: string }): Risk;
+  assess?(args: never, ctx: { projectRoot: string }): Promise<Assessment>;
+}

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { atomicWriteFile } from "./atomicWrite.js";
+import { atomicWriteFile } from "../fileSystem/atomicWrite.js";
 import type { OutputLimits } from "./tool.js";
 import { utf8Head, utf8Tail } from "./utf8Slice.js";
 

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { atomicWriteFile } from "../../src/tools/atomicWrite.js";
+import { atomicWriteFile } from "../../src/fileSystem/atomicWrite.js";
 import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
 
 let bed: ToolTestBed;

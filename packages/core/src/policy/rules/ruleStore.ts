@@ -1,6 +1,6 @@
 import { access } from "node:fs/promises";
 import path from "node:path";
-import { atomicWriteFile } from "../../tools/atomicWrite.js";
+import { atomicWriteFile } from "../../fileSystem/atomicWrite.js";
 import type { PolicyBehavior } from "../policyTypes.js";
 import type { LoadedRule } from "./ruleLayers.js";
 import { formatRule, parseRule } from "./ruleSyntax.js";

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { signalProcessGroup } from "../processes/processGroup.js";
+import { signalProcessGroup } from "../../processes/processGroup.js";
 
 /** Output kept per stream; a checker printing more than this is reported as failed. */
 const maxStreamBytes = 16 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import type { SandboxLaunch } from "../../policy/sandbox/sandboxTypes.js";
-import { processGroupAlive, signalProcessGroup } from "../processes/processGroup.js";
-import { type ShellProcess, spawnShell } from "../processes/shellProcess.js";
+import { processGroupAlive, signalProcessGroup } from "../../processes/processGroup.js";
+import { type ShellProcess, spawnShell } from "../../processes/shellProcess.js";
 import { OutputRing, type RingRead } from "./outputRing.js";
 
 export interface BackgroundTerminalsOptions {

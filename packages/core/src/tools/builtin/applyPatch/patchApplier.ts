@@ -1,7 +1,7 @@
 import { chmod, lstat, rmdir, symlink, unlink } from "node:fs/promises";
 import path from "node:path";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
-import { atomicWriteFile } from "../../atomicWrite.js";
+import { atomicWriteFile } from "../../../fileSystem/atomicWrite.js";
 import type { PlannedStep } from "./patchValidator.js";
 
 /** The two file operations a patch makes; a parameter so tests can make one fail. */

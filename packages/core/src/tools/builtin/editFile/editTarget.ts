@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { type ErrorCode, errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import { atomicWriteFile } from "../../../fileSystem/atomicWrite.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
-import { atomicWriteFile } from "../../atomicWrite.js";
 import { binaryExtensionOf, binarySniffBytes, containsNulByte } from "../../binaryFiles.js";
 import { sha256Hex } from "../../fileReadLedger.js";
 import { missingFileMessage } from "../../missingFile.js";

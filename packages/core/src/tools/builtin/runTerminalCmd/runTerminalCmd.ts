@@ -4,8 +4,8 @@ import { z } from "zod";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { type CallSandbox, sandboxForCall } from "../../../policy/sandbox/sandboxPlan.js";
 import type { SandboxLaunch } from "../../../policy/sandbox/sandboxTypes.js";
-import { processGroupAlive, signalProcessGroup } from "../../processes/processGroup.js";
-import { spawnShell } from "../../processes/shellProcess.js";
+import { processGroupAlive, signalProcessGroup } from "../../../processes/processGroup.js";
+import { spawnShell } from "../../../processes/shellProcess.js";
 import { statIfExists } from "../../statIfExists.js";
 import {
   describeStatus,

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { errorInfo } from "@lathe/protocol";
-import { signalProcessGroup } from "../../processes/processGroup.js";
+import { signalProcessGroup } from "../../../processes/processGroup.js";
 import { builtinIgnorePatterns } from "../../projectIgnore/builtinIgnores.js";
 import { MatchCollector } from "./matchCollector.js";
 import { RipgrepJsonReader } from "./ripgrepJson.js";

@@ -1,8 +1,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { atomicWriteFile } from "../../../fileSystem/atomicWrite.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
-import { atomicWriteFile } from "../../atomicWrite.js";
 import { sha256Hex } from "../../fileReadLedger.js";
 import { withLintNote } from "../../lintNote.js";
 import { staleFileError } from "../../staleFileCheck.js";

@@ -1,8 +1,8 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import type { Readable } from "node:stream";
-import { sandboxArgv } from "../../policy/sandbox/sandboxArgv.js";
-import type { SandboxLaunch } from "../../policy/sandbox/sandboxTypes.js";
+import { sandboxArgv } from "../policy/sandbox/sandboxArgv.js";
+import type { SandboxLaunch } from "../policy/sandbox/sandboxTypes.js";
 
 export type ShellProcess = ChildProcessByStdio<null, Readable, Readable>;
 
