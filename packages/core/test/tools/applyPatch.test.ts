@@ -15,9 +15,8 @@ import { diskFileSystem } from "../../src/tools/builtin/applyPatch/patchApplier.
 import { parsePatch } from "../../src/tools/builtin/applyPatch/patchParser.js";
 import { readFileTool } from "../../src/tools/builtin/readFile/readFile.js";
 import { FileReadLedger } from "../../src/tools/fileReadLedger.js";
-import type { ToolResult } from "../../src/tools/tool.js";
 import { ToolRegistry } from "../../src/tools/toolRegistry.js";
-import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
+import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 
 let bed: ToolTestBed;
 beforeEach(() => {
@@ -37,16 +36,6 @@ const readFirst = async (...relatives: string[]) => {
 };
 const patchOf = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch"].join("\n");
 const apply = (patch: string, tool = applyPatchTool) => tool.execute({ patch }, bed.context());
-
-function outputOf(result: ToolResult): string {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.output;
-}
-
-function errorOf(result: ToolResult) {
-  if (result.ok) throw new Error(`expected an error, got: ${result.output}`);
-  return result.error;
-}
 
 /** Every file under the project with its bytes, to prove a refused patch changed nothing. */
 function snapshot(directory = bed.projectRoot): Record<string, string> {

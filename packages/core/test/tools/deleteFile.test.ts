@@ -10,9 +10,8 @@ import {
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { deleteFileTool } from "../../src/tools/builtin/deleteFile/deleteFile.js";
-import type { ToolResult } from "../../src/tools/tool.js";
 import { ToolRegistry } from "../../src/tools/toolRegistry.js";
-import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
+import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 
 let bed: ToolTestBed;
 beforeEach(() => {
@@ -26,16 +25,6 @@ const put = (relative: string, contents: string) => {
   writeFileSync(inProject(relative), contents);
 };
 const remove = (args: { path: string; recursive?: boolean }) => deleteFileTool.execute(args, bed.context());
-
-function outputOf(result: ToolResult): string {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.output;
-}
-
-function errorOf(result: ToolResult) {
-  if (result.ok) throw new Error(`expected an error, got: ${result.output}`);
-  return result.error;
-}
 
 describe("delete_file", () => {
   it("deletes a file and says how many bytes went", async () => {

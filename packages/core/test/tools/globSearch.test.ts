@@ -2,9 +2,8 @@ import { mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from "
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { globSearchTool } from "../../src/tools/builtin/globSearch/globSearch.js";
-import type { ToolResult } from "../../src/tools/tool.js";
 import { ToolRegistry } from "../../src/tools/toolRegistry.js";
-import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
+import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 
 let bed: ToolTestBed;
 beforeEach(() => {
@@ -22,16 +21,6 @@ const put = (relative: string, contents = "") => {
   utimesSync(absolute, clock, clock);
 };
 const search = (args: { pattern: string; path?: string }) => globSearchTool.execute(args, bed.context());
-
-function outputOf(result: ToolResult): string {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.output;
-}
-
-function errorOf(result: ToolResult) {
-  if (result.ok) throw new Error(`expected an error, got: ${result.output}`);
-  return result.error;
-}
 
 describe("glob_search", () => {
   it("finds files at any depth with **, newest first, as paths from the project root", async () => {

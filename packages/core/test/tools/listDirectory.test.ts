@@ -2,9 +2,8 @@ import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listDirectoryTool } from "../../src/tools/builtin/listDirectory/listDirectory.js";
-import type { ToolResult } from "../../src/tools/tool.js";
 import { ToolRegistry } from "../../src/tools/toolRegistry.js";
-import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
+import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 
 let bed: ToolTestBed;
 beforeEach(() => {
@@ -19,16 +18,6 @@ const put = (relative: string, contents = "") => {
 };
 const list = (args: { path?: string; depth?: number; ignore?: string[] } = {}) =>
   listDirectoryTool.execute(args, bed.context());
-
-function outputOf(result: ToolResult): string {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.output;
-}
-
-function errorOf(result: ToolResult) {
-  if (result.ok) throw new Error(`expected an error, got: ${result.output}`);
-  return result.error;
-}
 
 describe("list_directory", () => {
   it("shows directories first, then files with sizes, sorted by name, two levels deep", async () => {

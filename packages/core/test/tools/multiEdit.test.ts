@@ -5,7 +5,7 @@ import { multiEditTool } from "../../src/tools/builtin/multiEdit/multiEdit.js";
 import { readFileTool } from "../../src/tools/builtin/readFile/readFile.js";
 import type { ToolResult } from "../../src/tools/tool.js";
 import { ToolRegistry } from "../../src/tools/toolRegistry.js";
-import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
+import { createToolTestBed, errorOf, type ToolTestBed } from "./toolTestContext.js";
 
 let bed: ToolTestBed;
 beforeEach(() => {
@@ -27,11 +27,6 @@ async function readFixture(relative: string, contents: string | Buffer): Promise
 function okOf(result: ToolResult) {
   if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
   return result;
-}
-
-function errorOf(result: ToolResult) {
-  if (result.ok) throw new Error(`expected an error, got: ${result.output}`);
-  return result.error;
 }
 
 describe("multi_edit", () => {

@@ -3,8 +3,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFileTool } from "../../src/tools/builtin/readFile/readFile.js";
 import { capOutput } from "../../src/tools/outputCap.js";
-import type { OutputLimits, ToolResult } from "../../src/tools/tool.js";
-import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
+import type { OutputLimits } from "../../src/tools/tool.js";
+import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 
 let bed: ToolTestBed;
 beforeEach(() => {
@@ -26,16 +26,6 @@ const numbered = (from: number, to: number) =>
     (_, index) => `${String(from + index).padStart(6)}|line ${from + index}`,
   );
 const lines = (count: number) => Array.from({ length: count }, (_, index) => `line ${index + 1}`).join("\n");
-
-function outputOf(result: ToolResult): string {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.output;
-}
-
-function errorOf(result: ToolResult) {
-  if (result.ok) throw new Error(`expected an error, got: ${result.output}`);
-  return result.error;
-}
 
 describe("read_file", () => {
   it("numbers lines six wide with a bar, and shows a whole short file without a footer", async () => {

@@ -2,8 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readLintsTool } from "../../src/tools/builtin/readLints/readLints.js";
-import type { ToolResult } from "../../src/tools/tool.js";
-import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
+import { createToolTestBed, outputOf, type ToolTestBed } from "./toolTestContext.js";
 
 const repoNodeModules = path.resolve(import.meta.dirname, "../../../../node_modules");
 
@@ -25,11 +24,6 @@ function typescriptProject(): void {
     "tsconfig.json",
     JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, include: ["src"] }),
   );
-}
-
-function outputOf(result: ToolResult): string {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.output;
 }
 
 describe("read_lints", () => {

@@ -3,8 +3,7 @@ import path from "node:path";
 import { processGoneWithin } from "@lathe/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runTerminalCmdTool } from "../../src/tools/builtin/runTerminalCmd/runTerminalCmd.js";
-import type { ToolResult } from "../../src/tools/tool.js";
-import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
+import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 
 let bed: ToolTestBed;
 beforeEach(() => {
@@ -15,16 +14,6 @@ afterEach(() => bed.cleanup());
 type ShellArgs = { command: string; working_directory?: string; timeout_ms?: number };
 const run = (args: ShellArgs, signal?: AbortSignal) =>
   runTerminalCmdTool.execute(args, bed.context(signal ? { signal } : {}));
-
-function outputOf(result: ToolResult): string {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.output;
-}
-
-function errorOf(result: ToolResult) {
-  if (result.ok) throw new Error(`expected an error, got: ${result.output}`);
-  return result.error;
-}
 
 function readPid(file: string): number {
   return Number.parseInt(readFileSync(path.join(bed.projectRoot, file), "utf8").trim(), 10);

@@ -4,8 +4,8 @@ import { processAlive } from "@lathe/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { executableOnPath } from "../../src/tools/builtin/searchFiles/executableOnPath.js";
 import { createSearchFilesTool, searchFilesTool } from "../../src/tools/builtin/searchFiles/searchFiles.js";
-import type { OutputLimits, ToolResult } from "../../src/tools/tool.js";
-import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
+import type { OutputLimits } from "../../src/tools/tool.js";
+import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 
 const ripgrep = await executableOnPath("rg");
 const rgTool = createSearchFilesTool({ engine: "ripgrep" });
@@ -17,16 +17,6 @@ function write(root: string, relative: string, contents: string | Buffer): void 
   const absolute = path.join(root, relative);
   mkdirSync(path.dirname(absolute), { recursive: true });
   writeFileSync(absolute, contents);
-}
-
-function outputOf(result: ToolResult): string {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.output;
-}
-
-function errorOf(result: ToolResult) {
-  if (result.ok) throw new Error(`expected an error, got: ${result.output}`);
-  return result.error;
 }
 
 const longLine = `${"x".repeat(3000)} needle ${"y".repeat(3000)}`;

@@ -9,7 +9,7 @@ import { terminalOutputTool } from "../../src/tools/builtin/terminalOutput/termi
 import type { ToolResult } from "../../src/tools/tool.js";
 import { runTool } from "../../src/tools/toolInvocation.js";
 import { ToolRegistry } from "../../src/tools/toolRegistry.js";
-import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
+import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 
 let bed: ToolTestBed;
 beforeEach(() => {
@@ -27,16 +27,6 @@ async function call(name: string, args: Record<string, unknown>, signal?: AbortS
   const validated = registry.validate(name, JSON.stringify(args));
   if (!validated.ok) throw new Error(validated.error.message);
   return runTool(validated.tool, validated.args, bed.context(signal ? { signal } : {}));
-}
-
-function outputOf(result: ToolResult): string {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.output;
-}
-
-function errorOf(result: ToolResult) {
-  if (result.ok) throw new Error(`expected an error, got: ${result.output}`);
-  return result.error;
 }
 
 const ticking = 'echo ready; i=0; while true; do i=$((i+1)); echo "tick $i"; sleep 0.05; done';

@@ -3,7 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { FileReadLedger } from "../../src/tools/fileReadLedger.js";
 import { BackgroundTerminals } from "../../src/tools/terminals/backgroundTerminals.js";
-import { defaultOutputLimits, type OutputLimits, type ToolContext } from "../../src/tools/tool.js";
+import {
+  defaultOutputLimits,
+  type OutputLimits,
+  type ToolContext,
+  type ToolResult,
+} from "../../src/tools/tool.js";
 
 export interface EmittedChunk {
   stream: "stdout" | "stderr";
@@ -59,4 +64,16 @@ export function createToolTestBed(): ToolTestBed {
       rmSync(base, { recursive: true, force: true });
     },
   };
+}
+
+/** The output of a result that must have succeeded; fails the test with the error otherwise. */
+export function outputOf(result: ToolResult): string {
+  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
+  return result.output;
+}
+
+/** The error of a result that must have failed; fails the test with the output otherwise. */
+export function errorOf(result: ToolResult) {
+  if (result.ok) throw new Error(`expected an error, got: ${result.output}`);
+  return result.error;
 }

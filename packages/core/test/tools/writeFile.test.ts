@@ -13,8 +13,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFileTool } from "../../src/tools/builtin/readFile/readFile.js";
 import { writeFileTool } from "../../src/tools/builtin/writeFile/writeFile.js";
-import type { ToolResult } from "../../src/tools/tool.js";
-import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
+import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 
 let bed: ToolTestBed;
 beforeEach(() => {
@@ -26,16 +25,6 @@ const inProject = (relative: string) => path.join(bed.projectRoot, relative);
 const write = (filePath: string, contents: string) =>
   writeFileTool.execute({ path: filePath, contents }, bed.context());
 const read = (filePath: string) => readFileTool.execute({ path: filePath }, bed.context());
-
-function outputOf(result: ToolResult): string {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.output;
-}
-
-function errorOf(result: ToolResult) {
-  if (result.ok) throw new Error(`expected an error, got: ${result.output}`);
-  return result.error;
-}
 
 describe("write_file", () => {
   it("creates a file in nested new directories with exactly the given bytes", async () => {
