@@ -105,6 +105,8 @@ export class AgentSession {
   private readonly invalidStreaks = new Map<string, number>();
   private readonly sessionRules: PermissionRule[] = [];
   private sandboxContext?: Promise<SandboxContext>;
+  /** Whether SessionStart hooks have run. */
+  private started = false;
   private state: RunState = "idle";
   private mode: Mode;
   private approvalMode: ApprovalMode;
@@ -158,9 +160,35 @@ export class AgentSession {
   /** Ends the session: cancels the run in flight and kills every command left running in the background. */
   async dispose(): Promise<void> {
     this.cancel();
+    if (this.options.hooks?.length) {
+      await this.hookRunner(new AbortController().signal)("SessionEnd", { reason: "exit" });
+    }
     await this.terminals.killAll();
     const sandbox = await this.sandboxContext;
     if (sandbox) await rm(sandbox.tempDir, { recursive: true, force: true });
+  }
+
+  /**
+   * SessionStart (before the first message) and UserPromptSubmit hooks: what they add goes to
+   * the model beside the message; a block keeps the message from the model.
+   */
+  private async promptHooks(
+    text: string,
+    signal: AbortSignal,
+  ): Promise<{ blocked?: string; context: string[] }> {
+    if (!this.options.hooks?.length) return { context: [] };
+    const run = this.hookRunner(signal);
+    const context: string[] = [];
+    if (!this.started) {
+      this.started = true;
+      context.push(
+        ...(await run("SessionStart", { source: "startup", model: this.options.model.modelId }))
+          .additionalContext,
+      );
+    }
+    const submitted = await run("UserPromptSubmit", { prompt: text });
+    if (submitted.blocked) return { blocked: submitted.blocked.reason, context };
+    return { context: [...context, ...submitted.additionalContext] };
   }
 
   private hookRunner(signal: AbortSignal) {
@@ -248,7 +276,21 @@ export class AgentSession {
     };
 
     emit({ type: "run_start", mode: this.mode, model: this.options.model.modelId, prompt: text });
-    this.pushMessage("user", [{ type: "text", text }]);
+    const prompted = await this.promptHooks(text, signal);
+    if (prompted.blocked !== undefined) {
+      // The message never reaches the model: the run ends where it began, in idle.
+      const error = errorInfo(
+        "E_SECURITY_BLOCKED",
+        `A UserPromptSubmit hook blocked this message: ${prompted.blocked}`,
+      );
+      const durationMs = Math.round(performance.now() - started);
+      emit({ type: "run_complete", reason: "failed", iterations, final, usage: runUsage, durationMs, error });
+      return { runId, status: "failed", iterations, final, usage: runUsage, error };
+    }
+    this.pushMessage("user", [
+      { type: "text", text },
+      ...prompted.context.map((context) => ({ type: "system_reminder" as const, text: context })),
+    ]);
     const offeredTools = toolsForRequest(this.mode, this.options.model.modelId, this.options.tools.list());
     const offered = new Set(offeredTools.map((tool) => tool.name));
     const specs = this.options.tools.specs((tool) => offered.has(tool.name));

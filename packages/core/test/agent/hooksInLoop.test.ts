@@ -76,4 +76,38 @@ describe("hooks in the agent loop", () => {
     expect(readFileSync(path.join(s.projectRoot, "yarn.lock"), "utf8")).toBe("a@1\n");
     expect(readFileSync(path.join(s.projectRoot, "package.json"), "utf8")).toBe('{ "a": "2" }\n');
   });
+
+  it("UserPromptSubmit hooks add context to a message or keep it from the model", async () => {
+    const projectRoot = realpathSync(mkdtempSync(path.join(tmpdir(), "lathe-hooks-")));
+    mkdirSync(path.join(projectRoot, ".lathe"));
+    const screen = `node -e '
+let input = "";
+process.stdin.on("data", (c) => (input += c)).on("end", () => {
+  const { prompt } = JSON.parse(input);
+  if (prompt.includes("password")) { process.stderr.write("no secrets in prompts"); process.exit(2); }
+  process.stdout.write("The team uses pnpm.");
+});'`;
+    writeFileSync(
+      path.join(projectRoot, ".lathe", "hooks.json"),
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: screen }] }] } }),
+    );
+    const loaded = loadHooks({ projectRoot, latheHome: projectRoot });
+    const s = await startScriptedSession([{ text: "Use pnpm install." }], {
+      projectRoot,
+      hooks: loaded.hooks,
+    });
+    server = s.server;
+    const blocked = await s.session.send("my password is hunter2");
+    expect(blocked.status).toBe("failed");
+    expect(blocked.error?.message).toBe(
+      "A UserPromptSubmit hook blocked this message: no secrets in prompts",
+    );
+    expect(s.server.turnsServed()).toBe(0);
+    expect(s.session.runState).toBe("idle");
+    const answered = await s.session.send("how do I install?");
+    expect(answered.final).toBe("Use pnpm install.");
+    const sent = JSON.stringify(s.server.requests[0]!.body);
+    expect(sent).toContain("The team uses pnpm.");
+    expect(sent).not.toContain("hunter2");
+  });
 });
