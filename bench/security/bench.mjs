@@ -53,31 +53,26 @@ export async function run() {
   const safe = commands.filter((c) => c.category === "readOnly" || c.expect.risk === "safe");
   let asked = 0;
   const times = [];
-  for (const c of safe) {
+  const timedDecision = async (command) => {
     const started = performance.now();
     const decision = await decidePolicy({
       tool: shell,
-      args: { command: c.command },
+      args: { command },
       projectRoot,
       approvalMode: "ask_first",
       rules: [],
       latheHome: projectRoot,
     });
     times.push(performance.now() - started);
+    return decision;
+  };
+  for (const c of safe) {
+    const decision = await timedDecision(c.command);
     if (decision.decision !== "allow") asked++;
   }
   for (let round = 0; round < 5; round++) {
     for (const c of commands) {
-      const started = performance.now();
-      await decidePolicy({
-        tool: shell,
-        args: { command: c.command },
-        projectRoot,
-        approvalMode: "ask_first",
-        rules: [],
-        latheHome: projectRoot,
-      });
-      times.push(performance.now() - started);
+      await timedDecision(c.command);
     }
   }
   rmSync(projectRoot, { recursive: true, force: true });
