@@ -35,6 +35,7 @@ export interface ScriptedSessionOptions {
   hooks?: AgentSessionOptions["hooks"];
   rules?: AgentSessionOptions["rules"];
   approvalTimeoutMs?: number;
+  sandbox?: AgentSessionOptions["sandbox"];
   retry?: Partial<RetrySettings>;
   requestApproval?: AgentSessionOptions["requestApproval"];
 }
@@ -87,6 +88,7 @@ export async function startScriptedSession(
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.rules ? { rules: options.rules } : {}),
     ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
     ...(options.requestApproval ? { requestApproval: options.requestApproval } : {}),
   });

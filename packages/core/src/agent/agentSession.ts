@@ -105,6 +105,9 @@ export class AgentSession {
   private readonly invalidStreaks = new Map<string, number>();
   private readonly sessionRules: PermissionRule[] = [];
   private sandboxContext?: Promise<SandboxContext>;
+  /** Sandbox grants the user gave, by call id; only the engine adds to them. */
+  private readonly networkCallIds = new Set<string>();
+  private readonly unsandboxedCallIds = new Set<string>();
   /** Whether SessionStart hooks have run. */
   private started = false;
   private state: RunState = "idle";
@@ -227,6 +230,8 @@ export class AgentSession {
       settings,
       detection,
       tempDir: join(tmpdir(), `lathe-sandbox-${this.id}`),
+      networkCallIds: this.networkCallIds,
+      unsandboxedCallIds: this.unsandboxedCallIds,
     }));
     return this.sandboxContext;
   }
@@ -359,6 +364,15 @@ export class AgentSession {
         signal,
         invalidStreaks: this.invalidStreaks,
         ...(this.options.hooks?.length ? { runHook: this.hookRunner(signal) } : {}),
+        ...(sandbox?.detection.available
+          ? {
+              sandbox: {
+                networkAlwaysOn: sandbox.settings.network,
+                grantNetwork: (callId: string) => this.networkCallIds.add(callId),
+                grantUnsandboxed: (callId: string) => this.unsandboxedCallIds.add(callId),
+              },
+            }
+          : {}),
       });
       this.pushMessage("tool", results);
       emit({ type: "turn_end", iteration: iterations, toolCalls: calls.length });

@@ -22,6 +22,11 @@ export interface PolicyInput {
  */
 export async function decidePolicy(input: PolicyInput): Promise<PolicyDecision> {
   const assessment = await assess(input.tool, input.args, input.projectRoot);
+  const decision = await decide(input, assessment);
+  return assessment.needsNetwork ? { ...decision, needsNetwork: true } : decision;
+}
+
+async function decide(input: PolicyInput, assessment: Assessment): Promise<PolicyDecision> {
   if (assessment.block) {
     return {
       decision: "deny",

@@ -23,6 +23,8 @@ export interface PolicyDecision {
   code?: ErrorCode;
   /** The permission rule that decided, as written (`run_terminal_cmd(npm test *)`), if one did. */
   rule?: string;
+  /** From the tool's assessment: the call needs the network, which the sandbox cuts off. */
+  needsNetwork?: boolean;
 }
 
 /** Where a permission rule comes from; later layers win over earlier ones only through deny > ask > allow. */

@@ -64,6 +64,16 @@ export interface SchedulerDeps {
    * `maxInvalidInARow` the model is told to stop using that tool.
    */
   invalidStreaks: Map<string, number>;
+  /**
+   * The session's sandbox grants, present when commands are sandboxed: a call that needs the
+   * network asks first and, once approved, runs with it; a call the sandbox blocked can be run
+   * again outside it when the user approves (SPEC §5).
+   */
+  sandbox?: {
+    networkAlwaysOn: boolean;
+    grantNetwork(callId: string): void;
+    grantUnsandboxed(callId: string): void;
+  };
   /** Runs the user's hooks for an event (SPEC §3); absent when none are configured. */
   runHook?<E extends HookEvent>(event: E, input: HookEventInput<E>): Promise<HookOutcome>;
 }
@@ -141,7 +151,7 @@ async function prepare(call: PendingCall, deps: SchedulerDeps): Promise<Prepared
     const reason = `A PreToolUse hook blocked this call: ${hookDenial ?? "no reason given"}`;
     return { call, kind: "denied", error: errorInfo("E_SECURITY_BLOCKED", reason) };
   }
-  const policy = await decideFor(tool, args, deps);
+  const policy = withNetworkQuestion(await decideFor(tool, args, deps), deps);
   if (policy.decision === "deny") {
     return { call, kind: "denied", error: errorInfo(policy.code ?? "E_SECURITY_BLOCKED", policy.reason) };
   }
@@ -152,6 +162,18 @@ async function prepare(call: PendingCall, deps: SchedulerDeps): Promise<Prepared
     return { call, kind: "ready", tool, args, policy: { ...policy, decision: hooked, reason } };
   }
   return { call, kind: "ready", tool, args, policy };
+}
+
+/** In the sandbox a call that needs the network asks first, whatever the mode would say. */
+function withNetworkQuestion(policy: PolicyDecision, deps: SchedulerDeps): PolicyDecision {
+  if (!policy.needsNetwork || !deps.sandbox || deps.sandbox.networkAlwaysOn || policy.decision !== "allow") {
+    return policy;
+  }
+  return {
+    ...policy,
+    decision: "ask",
+    reason: `${policy.reason}; it needs the network, which the sandbox cuts off`,
+  };
 }
 
 function decideFor(tool: AnyTool, args: unknown, deps: SchedulerDeps): Promise<PolicyDecision> {
@@ -222,7 +244,7 @@ async function approve(
   deps: SchedulerDeps,
 ): Promise<ToolResultPart | undefined> {
   const { call } = item;
-  const current = await decideFor(item.tool, item.args, deps);
+  const current = withNetworkQuestion(await decideFor(item.tool, item.args, deps), deps);
   if (current.decision === "allow") {
     setCallState(call, "scheduled", deps);
     return undefined;
@@ -248,6 +270,7 @@ async function approve(
     return resultPart(call, "rejected", formatError(error), error);
   }
   if (answer.always) await deps.grantAlways(item.tool, item.args, answer.always);
+  if (current.needsNetwork) deps.sandbox?.grantNetwork(call.callId);
   setCallState(call, "scheduled", deps);
   return undefined;
 }
@@ -277,6 +300,15 @@ async function execute(
   } finally {
     deps.signal.removeEventListener("abort", onAbort);
   }
+  if (result.ok && result.metadata?.sandboxDenied === true && (await retryOutside(tool, args, call, deps))) {
+    result = await runTool(tool, args, {
+      ...deps.context,
+      callId: call.callId,
+      signal: deps.signal,
+      emitOutput: (stream, chunk) =>
+        deps.emit({ type: "tool_output", callId: call.callId, name: call.name, stream, chunk }),
+    });
+  }
   const durationMs = Math.round(performance.now() - started);
   result = await withPostHooks(result, tool, args, call, deps);
   if (result.ok) {
@@ -295,6 +327,33 @@ async function execute(
   deps.emit({ type: "tool_failed", callId: call.callId, name: call.name, error: result.error, durationMs });
   const text = result.output ? `${formatError(result.error)}\n\n${result.output}` : formatError(result.error);
   return resultPart(call, status, text, result.error);
+}
+
+/** Offers to run a call the sandbox blocked again outside it; true when the user agreed. */
+async function retryOutside(
+  tool: AnyTool,
+  args: unknown,
+  call: PendingCall,
+  deps: SchedulerDeps,
+): Promise<boolean> {
+  if (!deps.sandbox || deps.signal.aborted) return false;
+  deps.setState("awaiting_approval");
+  setCallState(call, "awaiting_approval", deps);
+  const request: ApprovalRequest = {
+    approvalId: newId(),
+    callId: call.callId,
+    name: tool.name,
+    arguments: args,
+    risk: "high",
+    reason: "the sandbox blocked this command; run it again outside the sandbox?",
+  };
+  deps.emit({ type: "approval_required", ...request });
+  const answer = await waitForApproval(request, deps);
+  const accepted = answer !== "cancelled" && answer.decision === "accept";
+  if (accepted) deps.sandbox.grantUnsandboxed(call.callId);
+  deps.setState("tool_executing");
+  setCallState(call, "executing", deps);
+  return accepted;
 }
 
 /** PostToolUse / PostToolUseFailure hooks: what they add reaches the model with the result. */
