@@ -194,6 +194,13 @@ export class AgentSession {
     return { context: [...context, ...submitted.additionalContext] };
   }
 
+  /** Runs Stop hooks when the model has finished; the reason to go on when one blocks. */
+  private async stopHooks(active: boolean, signal: AbortSignal): Promise<string | undefined> {
+    if (!this.options.hooks?.length || active) return undefined;
+    const outcome = await this.hookRunner(signal)("Stop", { stopHookActive: active });
+    return outcome.blocked?.reason;
+  }
+
   private hookRunner(signal: AbortSignal) {
     const hooks = this.options.hooks ?? [];
     return <E extends HookEvent>(event: E, input: HookEventInput<E>) =>
@@ -264,6 +271,7 @@ export class AgentSession {
     let runUsage = emptyUsage();
     let iterations = 0;
     let final = "";
+    let stopHookActive = false;
 
     const finish = (status: RunEndReason, error?: LatheErrorInfo): RunResult => {
       setState(status === "loop_detected" ? "failed" : status);
@@ -337,7 +345,14 @@ export class AgentSession {
       const calls = turn.parts.filter((part): part is ToolCallPart => part.type === "tool_call");
       if (calls.length === 0) {
         emit({ type: "turn_end", iteration: iterations, toolCalls: 0 });
-        return finish("completed");
+        const stop = await this.stopHooks(stopHookActive, signal);
+        if (stop === undefined) return finish("completed");
+        // A Stop hook asked for more work (once per run, as in Claude Code): the model hears why.
+        stopHookActive = true;
+        this.pushMessage("user", [
+          { type: "system_reminder", text: `A Stop hook asked you to continue: ${stop}` },
+        ]);
+        continue;
       }
       setState("tool_pending");
       const sandbox = await this.sandboxFor();

@@ -110,4 +110,25 @@ process.stdin.on("data", (c) => (input += c)).on("end", () => {
     expect(sent).toContain("The team uses pnpm.");
     expect(sent).not.toContain("hunter2");
   });
+
+  it("a Stop hook that blocks sends the model back to work once", async () => {
+    const projectRoot = realpathSync(mkdtempSync(path.join(tmpdir(), "lathe-hooks-")));
+    mkdirSync(path.join(projectRoot, ".lathe"));
+    const requireTests = `echo "run the tests before you stop" >&2; exit 2`;
+    writeFileSync(
+      path.join(projectRoot, ".lathe", "hooks.json"),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: requireTests }] }] } }),
+    );
+    const loaded = loadHooks({ projectRoot, latheHome: projectRoot });
+    const s = await startScriptedSession([{ text: "Done." }, { text: "Tests pass; done now." }], {
+      projectRoot,
+      hooks: loaded.hooks,
+    });
+    server = s.server;
+    const result = await s.session.send("finish up");
+    expect(result).toMatchObject({ status: "completed", iterations: 2, final: "Tests pass; done now." });
+    expect(JSON.stringify(s.server.requests[1]!.body)).toContain(
+      "A Stop hook asked you to continue: run the tests before you stop",
+    );
+  });
 });
