@@ -27,6 +27,9 @@ export type EngineSetup =
   | { ok: true; session: AgentSession; projectRoot: string; modelId: string; toolNames: string[] }
   | { ok: false; error: LatheErrorInfo; kind: "usage" | "auth" | "no_model" };
 
+/** Commands run in bubblewrap where it works, with the network off until a command needs it and is approved. */
+const defaultSandbox = { mode: "auto", network: false } as const;
+
 /** Builds a session from flags, settings and environment; flags win over settings. */
 export function setUpEngine(inputs: EngineInputs): EngineSetup {
   const { args, settings, env } = inputs;
@@ -71,7 +74,7 @@ export function setUpEngine(inputs: EngineInputs): EngineSetup {
   const session = new AgentSession({
     hooks: hooks.hooks,
     rules: layers.rules,
-    ...(settings.sandbox ? { sandbox: settings.sandbox } : {}),
+    sandbox: settings.sandbox ?? defaultSandbox,
     ...(settings.approvalTimeoutSeconds ? { approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000 } : {}),
     projectRoot: projectRoot.path,
     latheHome: inputs.latheHome,

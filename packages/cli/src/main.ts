@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { noProviderHelp, probeLocalProviders } from "@lathe/core";
+import { detectSandbox, noProviderHelp, probeLocalProviders } from "@lathe/core";
 import { type OutputFormat, parseCliArgs, usage } from "./cliArgs.js";
 import { type EngineSetup, setUpEngine } from "./engineSetup.js";
 import { exitCodes } from "./exitCodes.js";
@@ -97,6 +97,15 @@ async function runPrompt(
     stdout,
     stderr,
   });
+}
+
+/** Said once per session, before any command runs (SPEC §5). */
+async function noticeMissingSandbox(mode: string, stderr: (text: string) => void): Promise<void> {
+  if (mode !== "auto") return;
+  const detection = await detectSandbox();
+  if (!detection.available) {
+    stderr(`lathe: commands run without a sandbox: ${detection.reason ?? "bubblewrap is not available"}.\n`);
+  }
 }
 
 async function readStdin(): Promise<string> {
