@@ -66,6 +66,7 @@ async function main(argv: string[]): Promise<number> {
     stderr(`lathe: ${engine.error.message}\n`);
     return engine.kind === "auth" ? exitCodes.auth : exitCodes.usage;
   }
+  await noticeMissingSandbox(settings.settings.sandbox?.mode ?? "auto", stderr);
   const code = chat
     ? await chat.run(engine.session, `lathe ${version} · ${engine.modelId} · ${engine.projectRoot}`)
     : await runPrompt(engine, args.prompt, args.outputFormat, args.mode ?? settings.settings.mode ?? "agent");
