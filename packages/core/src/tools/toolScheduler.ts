@@ -285,29 +285,18 @@ async function execute(
   setCallState(call, "executing", deps);
   deps.emit({ type: "tool_executing", callId: call.callId, name: call.name });
   const started = performance.now();
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(deps.signal.reason);
-  deps.signal.addEventListener("abort", onAbort, { once: true });
-  let result: ToolResult;
-  try {
-    result = await runTool(tool, args, {
-      ...deps.context,
-      callId: call.callId,
-      signal: controller.signal,
-      emitOutput: (stream, chunk) =>
-        deps.emit({ type: "tool_output", callId: call.callId, name: call.name, stream, chunk }),
-    });
-  } finally {
-    deps.signal.removeEventListener("abort", onAbort);
-  }
-  if (result.ok && result.metadata?.sandboxDenied === true && (await retryOutside(tool, args, call, deps))) {
-    result = await runTool(tool, args, {
+  // runTool follows the run's signal itself: cancel reaches the call and its process group.
+  const invoke = () =>
+    runTool(tool, args, {
       ...deps.context,
       callId: call.callId,
       signal: deps.signal,
       emitOutput: (stream, chunk) =>
         deps.emit({ type: "tool_output", callId: call.callId, name: call.name, stream, chunk }),
     });
+  let result = await invoke();
+  if (result.ok && result.metadata?.sandboxDenied === true && (await retryOutside(tool, args, call, deps))) {
+    result = await invoke();
   }
   const durationMs = Math.round(performance.now() - started);
   result = await withPostHooks(result, tool, args, call, deps);

@@ -1,4 +1,3 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Checker } from "../../src/tools/lints/checker.js";
@@ -16,7 +15,6 @@ import { ruffChecker } from "../../src/tools/lints/ruffChecker.js";
 import { parseTscOutput, typescriptChecker } from "../../src/tools/lints/typescriptChecker.js";
 import { createToolTestBed, type ToolTestBed } from "./toolTestContext.js";
 
-const repoNodeModules = path.resolve(import.meta.dirname, "../../../../node_modules");
 const root = "/project";
 
 let bed: ToolTestBed;
@@ -24,21 +22,6 @@ beforeEach(() => {
   bed = createToolTestBed();
 });
 afterEach(() => bed.cleanup());
-
-function write(relative: string, contents: string): void {
-  const absolute = path.join(bed.projectRoot, relative);
-  mkdirSync(path.dirname(absolute), { recursive: true });
-  writeFileSync(absolute, contents);
-}
-
-/** A TypeScript project using the repository's own compiler. */
-function typescriptProject(): void {
-  symlinkSync(repoNodeModules, path.join(bed.projectRoot, "node_modules"));
-  write(
-    "tsconfig.json",
-    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, include: ["src"] }),
-  );
-}
 
 const never = new AbortController().signal;
 
@@ -282,7 +265,7 @@ describe("runProjectLints", () => {
   });
 
   it("skips checkers the project does not use", async () => {
-    write("package.json", "{}");
+    bed.write("package.json", "{}");
     const run = await runProjectLints(bed.projectRoot, { signal: never, timeoutMs: 5000 });
     expect(run.detected).toEqual([]);
     expect(await typescriptChecker.detect(bed.projectRoot)).toBeUndefined();
@@ -326,7 +309,7 @@ describe("LintBaseline", () => {
   };
 
   it("compares an edit with what a read_lints run recorded", async () => {
-    write("notes.txt", "bad one\nfine\n");
+    bed.write("notes.txt", "bad one\nfine\n");
     const baseline = new LintBaseline();
     const run = await runProjectLints(bed.projectRoot, {
       files: ["notes.txt"],
@@ -337,7 +320,7 @@ describe("LintBaseline", () => {
     baseline.recordRun(run, ["notes.txt"]);
     expect(baseline.get("notes.txt")).toHaveLength(1);
 
-    write("notes.txt", "new line\nbad one\nbad two\n");
+    bed.write("notes.txt", "new line\nbad one\nbad two\n");
     const after = await baseline.afterEdit(bed.projectRoot, "notes.txt", never, { checkers: [badLines] });
     expect(after?.introduced).toEqual([
       diagnostic({ file: "notes.txt", line: 3, message: "bad two", source: "bad-lines" }),
@@ -348,9 +331,9 @@ describe("LintBaseline", () => {
 
 describe("diagnosticsAfterEdit with the real TypeScript", () => {
   it("reports only the error the edit introduced", async () => {
-    typescriptProject();
-    write("src/a.ts", 'export const n: number = "old";\n');
-    write("src/b.ts", "export const other: string = 1;\n");
+    bed.typescriptProject();
+    bed.write("src/a.ts", 'export const n: number = "old";\n');
+    bed.write("src/b.ts", "export const other: string = 1;\n");
     const baseline = new LintBaseline();
 
     const first = await baseline.afterEdit(bed.projectRoot, "src/a.ts", never);
@@ -372,7 +355,7 @@ describe("diagnosticsAfterEdit with the real TypeScript", () => {
     );
 
     // The edit adds a line above the old error (moving it) and a new error.
-    write("src/a.ts", 'export const flag: boolean = 0;\nexport const n: number = "old";\n');
+    bed.write("src/a.ts", 'export const flag: boolean = 0;\nexport const n: number = "old";\n');
     const second = await baseline.afterEdit(bed.projectRoot, path.join(bed.projectRoot, "src/a.ts"), never);
     expect(second?.diagnostics).toHaveLength(2);
     expect(second?.introduced).toEqual([
@@ -392,22 +375,22 @@ describe("diagnosticsAfterEdit with the real TypeScript", () => {
     );
 
     // Fixing it introduces nothing, and the note is empty.
-    write("src/a.ts", 'export const flag: boolean = false;\nexport const n: number = "old";\n');
+    bed.write("src/a.ts", 'export const flag: boolean = false;\nexport const n: number = "old";\n');
     const third = await baseline.afterEdit(bed.projectRoot, "src/a.ts", never);
     expect(third?.introduced).toEqual([]);
     expect(formatAfterEdit(third)).toBe("");
   });
 
   it("gives up silently when the checkers take too long", async () => {
-    typescriptProject();
-    write("src/a.ts", "export const n = 1;\n");
+    bed.typescriptProject();
+    bed.write("src/a.ts", "export const n = 1;\n");
     const result = await diagnosticsAfterEdit(bed.projectRoot, "src/a.ts", [], never, { timeoutMs: 1 });
     expect(result).toBeUndefined();
   });
 
   it("runs nothing for a file no checker reads", async () => {
-    typescriptProject();
-    write("README.md", "# hello\n");
+    bed.typescriptProject();
+    bed.write("README.md", "# hello\n");
     const started = Date.now();
     const result = await diagnosticsAfterEdit(bed.projectRoot, "README.md", [], never);
     expect(result).toEqual({ file: "README.md", diagnostics: [], introduced: [], ran: [] });

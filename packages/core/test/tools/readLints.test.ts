@@ -1,10 +1,6 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readLintsTool } from "../../src/tools/builtin/readLints/readLints.js";
 import { createToolTestBed, outputOf, type ToolTestBed } from "./toolTestContext.js";
-
-const repoNodeModules = path.resolve(import.meta.dirname, "../../../../node_modules");
 
 let bed: ToolTestBed;
 beforeEach(() => {
@@ -12,25 +8,14 @@ beforeEach(() => {
 });
 afterEach(() => bed.cleanup());
 
-function write(relative: string, contents: string): void {
-  const absolute = path.join(bed.projectRoot, relative);
-  mkdirSync(path.dirname(absolute), { recursive: true });
-  writeFileSync(absolute, contents);
-}
-
-function typescriptProject(): void {
-  symlinkSync(repoNodeModules, path.join(bed.projectRoot, "node_modules"));
-  write(
-    "tsconfig.json",
-    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, include: ["src"] }),
-  );
-}
-
 describe("read_lints", () => {
   it("reports the project's type errors with file, line and message", async () => {
-    typescriptProject();
-    write("src/ok.ts", "export const fine = 1;\n");
-    write("src/broken.ts", 'import { fine } from "./ok.js";\n\nexport const total: number = fine + "1";\n');
+    bed.typescriptProject();
+    bed.write("src/ok.ts", "export const fine = 1;\n");
+    bed.write(
+      "src/broken.ts",
+      'import { fine } from "./ok.js";\n\nexport const total: number = fine + "1";\n',
+    );
     const output = outputOf(await readLintsTool.execute({}, bed.context()));
     expect(output).toBe(
       [
@@ -43,12 +28,12 @@ describe("read_lints", () => {
   });
 
   it("reports on the given paths only, at most 20 problems per file", async () => {
-    typescriptProject();
-    write(
+    bed.typescriptProject();
+    bed.write(
       "src/many.ts",
       Array.from({ length: 25 }, (_, index) => `export const v${index}: number = "${index}";`).join("\n"),
     );
-    write("src/other.ts", "export const s: string = 1;\n");
+    bed.write("src/other.ts", "export const s: string = 1;\n");
     const output = outputOf(await readLintsTool.execute({ paths: ["src/many.ts"] }, bed.context()));
     const lines = output.split("\n");
     expect(lines[0]).toBe("Checked with tsc: 25 errors in 1 file.");
@@ -58,24 +43,24 @@ describe("read_lints", () => {
   });
 
   it("says no problems were found when there are none", async () => {
-    typescriptProject();
-    write("src/ok.ts", "export const fine = 1;\n");
+    bed.typescriptProject();
+    bed.write("src/ok.ts", "export const fine = 1;\n");
     expect(outputOf(await readLintsTool.execute({ paths: ["src"] }, bed.context()))).toBe(
       "Checked with tsc: no problems found.",
     );
   });
 
   it("says so when no checker of the project reads the given files", async () => {
-    typescriptProject();
-    write("README.md", "# hello\n");
+    bed.typescriptProject();
+    bed.write("README.md", "# hello\n");
     expect(outputOf(await readLintsTool.execute({ paths: ["README.md"] }, bed.context()))).toBe(
       "None of the project's checkers (tsc) checks these files.",
     );
   });
 
   it("says so when the project has no checkers", async () => {
-    write("main.py", "print('hi')\n");
-    write("index.js", "console.log(1)\n");
+    bed.write("main.py", "print('hi')\n");
+    bed.write("index.js", "console.log(1)\n");
     const output = outputOf(await readLintsTool.execute({}, bed.context()));
     expect(output).toMatch(/^No checkers found for this project\. Looked for TypeScript/);
   });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { FileReadLedger } from "../../src/tools/fileReadLedger.js";
@@ -9,6 +9,8 @@ import {
   type ToolContext,
   type ToolResult,
 } from "../../src/tools/tool.js";
+
+const repoNodeModules = path.resolve(import.meta.dirname, "../../../../node_modules");
 
 export interface EmittedChunk {
   stream: "stdout" | "stderr";
@@ -26,6 +28,10 @@ export interface ToolTestBed {
   /** Shared by every context of this bed, as in one session; killed on cleanup. */
   terminals: BackgroundTerminals;
   emitted: EmittedChunk[];
+  /** Writes a file of the project, creating its folders. */
+  write(relative: string, contents: string): void;
+  /** Makes the project a strict TypeScript project checked by the repository's own compiler. */
+  typescriptProject(): void;
   context(overrides?: { signal?: AbortSignal; outputLimits?: OutputLimits; callId?: string }): ToolContext;
   cleanup(): void;
 }
@@ -47,6 +53,18 @@ export function createToolTestBed(): ToolTestBed {
     ledger,
     terminals,
     emitted,
+    write: (relative, contents) => {
+      const absolute = path.join(projectRoot, relative);
+      mkdirSync(path.dirname(absolute), { recursive: true });
+      writeFileSync(absolute, contents);
+    },
+    typescriptProject: () => {
+      symlinkSync(repoNodeModules, path.join(projectRoot, "node_modules"));
+      writeFileSync(
+        path.join(projectRoot, "tsconfig.json"),
+        JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, include: ["src"] }),
+      );
+    },
     context: (overrides = {}) => ({
       projectRoot,
       sessionId: "session-1",
