@@ -21,6 +21,44 @@ export interface CliArgs {
   /** `--allow` / `--deny` permission rules: the CLI layer, above every settings file (SPEC §5). */
   allowRules: string[];
   denyRules: string[];
+  /** `--resume [ID]`: a stored session by id or prefix, or "latest" without one; `--continue` is "latest". */
+  resume?: string;
+}
+
+/** A session id or a prefix of one, as `--resume` takes it (so `--resume "fix it"` is not mistaken for an id). */
+const sessionIdPrefix = /^[0-9a-f][0-9a-f-]{5,35}$/i;
+
+/** `--resume` takes an optional value, which parseArgs cannot express: it is taken out first. */
+function takeResume(argv: readonly string[]): { rest: string[]; resume?: string } {
+  const rest: string[] = [];
+  let resume: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (arg.startsWith("--resume=")) {
+      resume = arg.slice("--resume=".length) || "latest";
+      continue;
+    }
+    if (arg === "--resume" || arg === "-r") {
+      const next = argv[i + 1];
+      if (next !== undefined && sessionIdPrefix.test(next)) {
+        resume = next;
+        i++;
+      } else {
+        resume = "latest";
+      }
+      continue;
+    }
+    if (arg === "--continue" || arg === "-c") {
+      resume = "latest";
+      continue;
+    }
+    rest.push(arg);
+  }
+  return resume === undefined ? { rest } : { rest, resume };
 }
 
 export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; message: string };
@@ -33,6 +71,9 @@ Lathe is a coding agent: give it a task and it reads and changes your code throu
   lathe -p "task"            headless run: do the task, print the result, exit
   lathe tool NAME --args JSON  run one tool, print its result as JSON (lathe tool --help)
   lathe policy rules|check    list permission rules, judge a call (lathe policy --help)
+  lathe sessions list|show|export|import|delete|fork|rename   stored sessions
+  lathe checkpoints list|diff|restore   snapshots of the project taken before changes
+  lathe trace SESSION         the span tree of a session's runs, with timings
 
 Options:
   -p, --print                run headless (the prompt is the argument, or stdin)
@@ -46,6 +87,8 @@ Options:
       --allow RULE           allow rule for this run, e.g. 'run_terminal_cmd(npm test *)' (repeatable)
       --deny RULE            deny rule for this run (repeatable); deny beats allow
       --output-format FMT    text (default) | json | stream-json
+  -r, --resume [ID]          continue a stored session (by id or prefix; the latest without one)
+  -c, --continue             continue the latest session of this project
   -v, --version              print the version
   -h, --help                 print this help
 
@@ -54,9 +97,10 @@ Exit codes: 0 completed, 1 error, 2 usage, 3 iteration limit, 4 cancelled,
 `;
 
 export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
+  const { rest, resume } = takeResume(argv);
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(argv);
+    parsed = parse(rest);
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
@@ -107,6 +151,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       outputFormat,
       allowRules: values.allow ?? [],
       denyRules: values.deny ?? [],
+      ...(resume ? { resume } : {}),
     },
   };
 }

@@ -4,8 +4,13 @@ import {
   type ApprovalRequest,
   builtinTools,
   createModelClient,
+  knownSecrets,
   loadHooks,
   loadRuleLayers,
+  openPersistence,
+  type Persistence,
+  type SessionInfo,
+  type SessionStore,
   ToolRegistry,
 } from "@lathe/core";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
@@ -24,14 +29,25 @@ export interface EngineInputs {
 }
 
 export type EngineSetup =
-  | { ok: true; session: AgentSession; projectRoot: string; modelId: string; toolNames: string[] }
-  | { ok: false; error: LatheErrorInfo; kind: "usage" | "auth" | "no_model" };
+  | {
+      ok: true;
+      session: AgentSession;
+      projectRoot: string;
+      modelId: string;
+      toolNames: string[];
+      /** Why checkpoints are off for this project, when they are. */
+      checkpointsOff?: LatheErrorInfo;
+      persistence: Persistence;
+      /** Ends the session, writes out its traces and closes the database. */
+      close(): Promise<void>;
+    }
+  | { ok: false; error: LatheErrorInfo; kind: "usage" | "auth" | "no_model" | "storage" };
 
 /** Commands run in bubblewrap where it works, with the network off until a command needs it and is approved. */
 const defaultSandbox = { mode: "auto", network: false } as const;
 
 /** Builds a session from flags, settings and environment; flags win over settings. */
-export function setUpEngine(inputs: EngineInputs): EngineSetup {
+export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
   const { args, settings, env } = inputs;
   const projectRoot = projectRootFrom(args.cwd);
   if (!projectRoot.ok) return { ok: false, error: projectRoot.error, kind: "usage" };
@@ -70,8 +86,36 @@ export function setUpEngine(inputs: EngineInputs): EngineSetup {
   }
   const hooks = loadHooks({ projectRoot: projectRoot.path, latheHome: inputs.latheHome });
   for (const problem of hooks.errors) inputs.warn?.(`hooks: ${problem.file}: ${problem.message}`);
+  const persistence = await openPersistence({
+    latheHome: inputs.latheHome,
+    projectRoot: projectRoot.path,
+    secrets: knownSecrets({
+      env,
+      latheHome: inputs.latheHome,
+      ...(args.apiKey ? { apiKey: args.apiKey } : {}),
+    }),
+    ...(settings.checkpoints ? { checkpoints: settings.checkpoints } : {}),
+    ...(settings.telemetry ? { telemetry: settings.telemetry } : {}),
+    ...(settings.logLevel ? { logLevel: settings.logLevel } : {}),
+  });
+  if (!persistence.ok) return { ok: false, kind: "storage", error: persistence.error };
+  const { store, checkpoints } = persistence.value;
+  const resumed = resumeFrom(store, args.resume, projectRoot.path);
+  if (!resumed.ok) {
+    await persistence.value.close();
+    return { ok: false, kind: "usage", error: resumed.error };
+  }
   const registry = new ToolRegistry(builtinTools());
   const session = new AgentSession({
+    store,
+    ...(checkpoints ? { checkpoints } : {}),
+    ...(resumed.session
+      ? {
+          sessionId: resumed.session.id,
+          history: store.messages(resumed.session.id),
+          priorUsage: resumed.session.usage,
+        }
+      : {}),
     hooks: hooks.hooks,
     rules: layers.rules,
     sandbox: settings.sandbox ?? defaultSandbox,
@@ -86,12 +130,39 @@ export function setUpEngine(inputs: EngineInputs): EngineSetup {
     requestApproval: inputs.requestApproval,
     shell: env.SHELL,
   });
+  const stopTracing = persistence.value.trace(session);
   return {
     ok: true,
     session,
     projectRoot: projectRoot.path,
     modelId,
     toolNames: registry.list().map((t) => t.name),
+    persistence: persistence.value,
+    ...(persistence.value.checkpointsOff ? { checkpointsOff: persistence.value.checkpointsOff } : {}),
+    async close() {
+      await session.dispose();
+      await stopTracing();
+      await persistence.value.close();
+    },
+  };
+}
+
+/** The stored session `--resume`/`--continue` names; none when neither was given. */
+function resumeFrom(
+  store: SessionStore,
+  resume: string | undefined,
+  projectRoot: string,
+): { ok: true; session?: SessionInfo } | { ok: false; error: LatheErrorInfo } {
+  if (resume === undefined) return { ok: true };
+  if (resume !== "latest") {
+    const found = store.findSession(resume);
+    return found.ok ? { ok: true, session: found.value } : found;
+  }
+  const latest = store.latestSession(projectRoot);
+  if (latest) return { ok: true, session: latest };
+  return {
+    ok: false,
+    error: errorInfo("E_SESSION_NOT_FOUND", `There is no earlier session in ${projectRoot} to continue.`),
   };
 }
 

@@ -57,6 +57,8 @@ export async function runHeadless(inputs: HeadlessInputs): Promise<number> {
         iterations: result.iterations,
         final: result.final,
         usage: result.usage,
+        cost_usd: result.usage.costUsd,
+        session_usage: session.usage,
         session_id: session.id,
         duration_ms: durationMs,
         ...(result.error ? { error: result.error } : {}),

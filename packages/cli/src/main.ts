@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { detectSandbox, noProviderHelp, probeLocalProviders } from "@lathe/core";
+import { runCheckpointsCommand } from "./checkpointsCommand.js";
 import { type OutputFormat, parseCliArgs, usage } from "./cliArgs.js";
 import { type EngineSetup, setUpEngine } from "./engineSetup.js";
 import { exitCodes } from "./exitCodes.js";
@@ -7,7 +8,9 @@ import { runHeadless } from "./headlessRun.js";
 import { InteractiveChat } from "./interactiveChat.js";
 import { latheHomeFrom } from "./latheHome.js";
 import { runPolicyCommand } from "./policyCommand.js";
+import { runSessionsCommand } from "./sessionsCommand.js";
 import { runToolCommand } from "./toolCommand.js";
+import { runTraceCommand } from "./traceCommand.js";
 import { loadUserSettings } from "./userSettings.js";
 
 const version: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
@@ -19,6 +22,12 @@ const stderr = (text: string) => process.stderr.write(text);
 const subcommands = new Map<string, (argv: string[]) => Promise<number>>([
   ["tool", (argv) => runToolCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
   ["policy", (argv) => runPolicyCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
+  ["sessions", (argv) => runSessionsCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
+  [
+    "checkpoints",
+    (argv) => runCheckpointsCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr }),
+  ],
+  ["trace", (argv) => runTraceCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
 ]);
 
 async function main(argv: string[]): Promise<number> {
@@ -49,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
 
   const headless = args.print || args.prompt !== undefined || !process.stdin.isTTY;
   const chat = headless ? undefined : new InteractiveChat();
-  const engine = setUpEngine({
+  const engine = await setUpEngine({
     args,
     settings: settings.settings,
     env,
@@ -64,14 +73,16 @@ async function main(argv: string[]): Promise<number> {
       return exitCodes.usage;
     }
     stderr(`lathe: ${engine.error.message}\n`);
+    if (engine.kind === "storage") return exitCodes.error;
     return engine.kind === "auth" ? exitCodes.auth : exitCodes.usage;
   }
+  if (engine.checkpointsOff) stderr(`lathe: checkpoints are off: ${engine.checkpointsOff.message}\n`);
   await noticeMissingSandbox(settings.settings.sandbox?.mode ?? "auto", stderr);
   const code = chat
     ? await chat.run(engine.session, `lathe ${version} · ${engine.modelId} · ${engine.projectRoot}`)
     : await runPrompt(engine, args.prompt, args.outputFormat, args.mode ?? settings.settings.mode ?? "agent");
   // Background commands live in process groups of their own, which would outlive us.
-  await engine.session.dispose();
+  await engine.close();
   return code;
 }
 

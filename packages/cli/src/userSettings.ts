@@ -8,6 +8,24 @@ import { z } from "zod";
 export const userSettingsSchema = z
   .object({
     model: z.string().optional(),
+    /** The model for titles and summaries (SPEC §2 "fast" role); the main model when absent. */
+    fastModel: z.string().optional(),
+    /** Snapshots of the project before changes (SPEC §7); on by default. */
+    checkpoints: z
+      .object({
+        enabled: z.boolean().default(true),
+        maxFileBytes: z.number().int().positive().optional(),
+        maxTotalBytes: z.number().int().positive().optional(),
+      })
+      .optional(),
+    /** OpenTelemetry export of run traces, besides the JSONL files under $LATHE_HOME/traces. */
+    telemetry: z
+      .object({
+        otlpEndpoint: z.string().url(),
+        otlpHeaders: z.record(z.string(), z.string()).optional(),
+      })
+      .optional(),
+    logLevel: z.enum(["debug", "info", "warn", "error"]).optional(),
     mode: modeSchema.optional(),
     approvalMode: approvalModeSchema.optional(),
     maxIterations: z.number().int().positive().optional(),

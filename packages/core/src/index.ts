@@ -1,6 +1,14 @@
-export { AgentSession, type AgentSessionOptions, type RunResult } from "./agent/agentSession.js";
+export {
+  AgentSession,
+  type AgentSessionOptions,
+  type Checkpointer,
+  type RunResult,
+} from "./agent/agentSession.js";
 export type { EventListener } from "./agent/eventBus.js";
 export { prefersApplyPatch, toolsForMode, toolsForRequest } from "./agent/modeTools.js";
+export { openPersistence, type Persistence, type PersistenceSettings } from "./agent/persistence.js";
+export { generateSessionTitle } from "./agent/sessionTitle.js";
+export * from "./checkpoint/index.js";
 export * from "./hooks/index.js";
 export * from "./llm/index.js";
 export {
@@ -30,6 +38,7 @@ export type {
   SandboxSettings,
 } from "./policy/sandbox/sandboxTypes.js";
 export { isSensitivePath, type SensitivePathOptions, sensitivePathMatch } from "./policy/sensitivePaths.js";
+export * from "./store/index.js";
 export { builtinTools } from "./tools/builtin/index.js";
 export { FileReadLedger } from "./tools/fileReadLedger.js";
 export {
@@ -51,3 +60,4 @@ export {
   runToolBatch,
   type SchedulerDeps,
 } from "./tools/toolScheduler.js";
+export * from "./trace/index.js";

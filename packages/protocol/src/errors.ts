@@ -84,6 +84,21 @@ export const errorCatalog = {
     hint: "The iteration limit was reached; say 'continue' to go on.",
   },
   E_LOOP_DETECTED: { number: 5002, retryable: false, hint: "The same call kept repeating; change approach." },
+  E_SESSION_NOT_FOUND: {
+    number: 6001,
+    retryable: false,
+    hint: "List sessions with `lathe sessions list` and use one of their ids.",
+  },
+  E_STORAGE: {
+    number: 6002,
+    retryable: false,
+    hint: "The session database could not be read or written; check $LATHE_HOME.",
+  },
+  E_CHECKPOINT: {
+    number: 6003,
+    retryable: false,
+    hint: "The checkpoint could not be taken or restored; list them with `lathe checkpoints list`.",
+  },
 } as const satisfies Record<string, { number: number; retryable: boolean; hint: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { latheErrorSchema } from "./errors.js";
+import { errorCodeSchema, latheErrorSchema } from "./errors.js";
 import { usageSchema } from "./messages.js";
 
 /** The agent loop's states (SPEC §3). Every run ends back at `idle`. */
@@ -110,6 +110,24 @@ export const eventSchema = z.discriminatedUnion("type", [
     toolCalls: z.number().int(),
   }),
   z.object({ type: z.literal("message_queued"), ...base, text: z.string() }),
+  /** A snapshot of the project taken before a user message or a mutating tool call (SPEC §7). */
+  z.object({
+    type: z.literal("checkpoint"),
+    ...base,
+    checkpointId: z.string(),
+    reason: z.enum(["user_message", "tool_call"]),
+    messageId: z.string().optional(),
+    callId: z.string().optional(),
+    commit: z.string(),
+  }),
+  /** Something the user should know that does not stop the run (a checkpoint that failed, storage trouble). */
+  z.object({
+    type: z.literal("notice"),
+    ...base,
+    level: z.enum(["info", "warning"]),
+    code: errorCodeSchema.optional(),
+    message: z.string(),
+  }),
   z.object({
     type: z.literal("run_complete"),
     ...base,

@@ -2,3 +2,4 @@ export * from "./errors.js";
 export * from "./events.js";
 export * from "./ids.js";
 export * from "./messages.js";
+export * from "./spans.js";

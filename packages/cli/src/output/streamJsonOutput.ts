@@ -59,6 +59,34 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
           });
         }
         text = "";
+        out({
+          type: "system",
+          subtype: "turn_end",
+          session_id: sessionId,
+          iteration: event.iteration,
+          tool_calls: event.toolCalls,
+        });
+        break;
+      case "checkpoint":
+        out({
+          type: "system",
+          subtype: "checkpoint",
+          session_id: sessionId,
+          checkpoint_id: event.checkpointId,
+          reason: event.reason,
+          ...(event.messageId ? { message_id: event.messageId } : {}),
+          ...(event.callId ? { call_id: event.callId } : {}),
+        });
+        break;
+      case "notice":
+        out({
+          type: "system",
+          subtype: "notice",
+          session_id: sessionId,
+          level: event.level,
+          message: event.message,
+          ...(event.code ? { code: event.code } : {}),
+        });
         break;
       case "tool_call_ready":
         calls.set(event.callId, event.arguments);

@@ -35,6 +35,9 @@ export function textOutput(session: AgentSession, streams: TextStreams) {
       case "tool_rejected":
         streams.err(`✗ ${event.name}: rejected (${event.message})\n`);
         break;
+      case "notice":
+        streams.err(`[${event.level}${event.code ? ` ${event.code}` : ""}] ${event.message}\n`);
+        break;
     }
   });
   return {

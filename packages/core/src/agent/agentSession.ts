@@ -27,6 +27,7 @@ import type { PermissionRule } from "../policy/policyTypes.js";
 import { ruleForApproval, saveRule } from "../policy/rules/index.js";
 import { detectSandbox } from "../policy/sandbox/detectSandbox.js";
 import type { SandboxContext, SandboxSettings } from "../policy/sandbox/sandboxTypes.js";
+import type { SessionStore } from "../store/sessionStore.js";
 import { FileReadLedger } from "../tools/fileReadLedger.js";
 import { LintBaseline } from "../tools/lints/lintBaseline.js";
 import { BackgroundTerminals } from "../tools/terminals/backgroundTerminals.js";
@@ -40,6 +41,7 @@ import {
   runToolBatch,
 } from "../tools/toolScheduler.js";
 import { EventBus, type EventListener } from "./eventBus.js";
+import { closeInterruptedCalls } from "./interruptedCalls.js";
 import { toolsForRequest } from "./modeTools.js";
 import { canTransition } from "./runStateMachine.js";
 import { buildSystemPrompt } from "./systemPrompt.js";
@@ -66,6 +68,21 @@ export interface AgentSessionOptions {
   sandbox?: SandboxSettings;
   sessionId?: string;
   shell?: string;
+  /** Where messages and events are written as they happen; absent means nothing outlives the process. */
+  store?: SessionStore;
+  /** The conversation so far, when resuming a stored session. */
+  history?: readonly Message[];
+  /** What the resumed session has cost so far, so session totals carry on from it. */
+  priorUsage?: Usage;
+  /** Snapshots of the project at each user message and before each mutating call (SPEC §7). */
+  checkpoints?: Checkpointer;
+}
+
+/** What the session needs of a checkpoint repository (`ShadowRepository` is one). */
+export interface Checkpointer {
+  snapshot(
+    label: string,
+  ): Promise<{ ok: true; value: { commit: string } } | { ok: false; error: LatheErrorInfo }>;
 }
 
 export interface RunResult {
@@ -116,12 +133,77 @@ export class AgentSession {
   private active?: { runId: string; controller: AbortController };
   private readonly queue: QueuedMessage[] = [];
   private totalUsage: Usage = emptyUsage();
+  private storageFailed = false;
+  /** The user message the current run answers: tool-call checkpoints point at it. */
+  private runMessageId = "";
 
   constructor(private readonly options: AgentSessionOptions) {
     this.id = options.sessionId ?? newId();
     this.bus = new EventBus(this.id);
     this.mode = options.mode ?? "agent";
     this.approvalMode = options.approvalMode ?? "ask_first";
+    const store = options.store;
+    if (store) {
+      store.ensureSession({
+        id: this.id,
+        projectRoot: options.projectRoot,
+        mode: this.mode,
+        model: options.model.modelId,
+      });
+      // Subscribed first, so a fact is stored before any face hears of it.
+      this.bus.subscribe((event) => this.persist(() => store.recordEvent(event)));
+    }
+    this.messages.push(...(options.history ?? []));
+    if (options.priorUsage) this.totalUsage = options.priorUsage;
+    const closing = closeInterruptedCalls(this.messages);
+    if (closing) this.pushMessage("tool", closing);
+  }
+
+  /**
+   * Storage trouble must not end the user's run: the write is dropped and the user told once.
+   * (A notice, not an exception: the conversation in memory is still whole.)
+   */
+  private persist(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      if (this.storageFailed) return;
+      this.storageFailed = true;
+      this.bus.emit(this.active?.runId ?? "", {
+        type: "notice",
+        level: "warning",
+        code: "E_STORAGE",
+        message: `Session storage failed; this session is no longer being saved: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+  }
+
+  /** Takes a checkpoint; a failure is a notice, never the end of the run. */
+  private async checkpoint(
+    runId: string,
+    reason: "user_message" | "tool_call",
+    at: { messageId: string; callId?: string },
+  ): Promise<void> {
+    const checkpoints = this.options.checkpoints;
+    if (!checkpoints) return;
+    const taken = await checkpoints.snapshot(`${reason} ${at.callId ?? at.messageId}`);
+    if (!taken.ok) {
+      this.bus.emit(runId, {
+        type: "notice",
+        level: "warning",
+        code: taken.error.code,
+        message: taken.error.message,
+      });
+      return;
+    }
+    const record = { sessionId: this.id, reason, commit: taken.value.commit, ...at };
+    let checkpointId = newId();
+    const store = this.options.store;
+    if (store)
+      this.persist(() => {
+        checkpointId = store.addCheckpoint(record).id;
+      });
+    this.bus.emit(runId, { type: "checkpoint", checkpointId, ...record });
   }
 
   get runState(): RunState {
@@ -225,7 +307,10 @@ export class AgentSession {
     if (!derived.ok) return;
     for (const text of derived.rules) {
       const saved = await saveRule(text, scope, locations);
-      if (saved.ok) this.sessionRules.push(saved.rule);
+      if (!saved.ok) continue;
+      this.sessionRules.push(saved.rule);
+      const store = this.options.store;
+      if (store) this.persist(() => store.addGrantedRule(this.id, text, scope));
     }
   }
 
@@ -300,10 +385,13 @@ export class AgentSession {
       emit({ type: "run_complete", reason: "failed", iterations, final, usage: runUsage, durationMs, error });
       return { runId, status: "failed", iterations, final, usage: runUsage, error };
     }
-    this.pushMessage("user", [
+    const userMessage = this.newMessage("user", [
       { type: "text", text },
       ...prompted.context.map((context) => ({ type: "system_reminder" as const, text: context })),
     ]);
+    this.runMessageId = userMessage.id;
+    await this.checkpoint(runId, "user_message", { messageId: userMessage.id });
+    this.appendMessage(userMessage);
     const offeredTools = toolsForRequest(this.mode, this.options.model.modelId, this.options.tools.list());
     const offered = new Set(offeredTools.map((tool) => tool.name));
     const specs = this.options.tools.specs((tool) => offered.has(tool.name));
@@ -379,6 +467,12 @@ export class AgentSession {
         signal,
         invalidStreaks: this.invalidStreaks,
         ...(this.options.hooks?.length ? { runHook: this.hookRunner(signal) } : {}),
+        ...(this.options.checkpoints
+          ? {
+              checkpoint: (call: PendingCall) =>
+                this.checkpoint(runId, "tool_call", { messageId: this.runMessageId, callId: call.callId }),
+            }
+          : {}),
         ...(sandbox?.detection.available
           ? {
               sandbox: {
@@ -483,7 +577,18 @@ export class AgentSession {
   }
 
   private pushMessage(role: Message["role"], parts: Part[]): void {
-    this.messages.push({ id: newId(), sessionId: this.id, role, parts, createdAt: Date.now() });
+    this.appendMessage(this.newMessage(role, parts));
+  }
+
+  private newMessage(role: Message["role"], parts: Part[]): Message {
+    return { id: newId(), sessionId: this.id, role, parts, createdAt: Date.now() };
+  }
+
+  /** In memory and in storage before anything announces it. */
+  private appendMessage(message: Message): void {
+    this.messages.push(message);
+    const store = this.options.store;
+    if (store) this.persist(() => store.appendMessage(message));
   }
 
   private transition(runId: string, to: RunState): void {

@@ -112,3 +112,16 @@ export function authFix(provider: ProviderName, latheHome: string): string {
   const file = credentialsPath(latheHome);
   return `Set ${vars}, or add {"${provider}": {"apiKey": "…"}} to ${file} (chmod 600), or pass --api-key.`;
 }
+
+/**
+ * Every API key this process could send: what must never be written to a log, a trace, the
+ * session database or an export.
+ */
+export function knownSecrets(settings: ApiKeySettings): string[] {
+  const fromEnv = Object.values(apiKeyEnvVars).flatMap((names) => names.map((name) => settings.env[name]));
+  const file = readCredentialsFile(settings.latheHome);
+  const fromFile = file.ok ? Object.values(file.credentials).map((entry) => entry.apiKey) : [];
+  return [settings.apiKey, ...fromEnv, ...fromFile].filter(
+    (value): value is string => typeof value === "string" && value.trim() !== "",
+  );
+}

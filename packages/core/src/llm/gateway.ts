@@ -134,6 +134,7 @@ class GatewayClient implements ModelClient {
             error instanceof AttemptTimeout
               ? timeoutFailure(error.kind, target.id.id, this.retry)
               : classifyFailure(error, context);
+          failure = withoutKey(failure, target.apiKey);
         }
         const decision = decideRetry(failure, counts, this.retry);
         if (decision.action === "retry") {
@@ -382,4 +383,16 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
   } catch (error) {
     throw cancelled(error);
   }
+}
+
+/**
+ * Providers echo the key they were sent in some errors ("Incorrect API key provided: sk-…");
+ * the message goes on to the user, the model, the logs and the database, so the key comes out here.
+ */
+function withoutKey<F extends { error: { message: string } }>(failure: F, apiKey: string | undefined): F {
+  if (!apiKey || apiKey.length < 8 || !failure.error.message.includes(apiKey)) return failure;
+  return {
+    ...failure,
+    error: { ...failure.error, message: failure.error.message.replaceAll(apiKey, "[redacted]") },
+  };
 }

@@ -19,6 +19,7 @@ export {
   type CredentialsRead,
   credentialsPath,
   type KeySource,
+  knownSecrets,
   readCredentialsFile,
   resolveApiKey,
 } from "./credentials.js";

@@ -74,6 +74,11 @@ export interface SchedulerDeps {
     grantNetwork(callId: string): void;
     grantUnsandboxed(callId: string): void;
   };
+  /**
+   * Snapshots the project before a call that may change it (SPEC §7: shell commands included),
+   * so the change can be undone; absent when checkpoints are off.
+   */
+  checkpoint?(call: PendingCall): Promise<void>;
   /** Runs the user's hooks for an event (SPEC §3); absent when none are configured. */
   runHook?<E extends HookEvent>(event: E, input: HookEventInput<E>): Promise<HookOutcome>;
 }
@@ -281,6 +286,7 @@ async function execute(
   call: PendingCall,
   deps: SchedulerDeps,
 ): Promise<ToolResultPart> {
+  if (deps.checkpoint && !readOnlyKinds.has(tool.kind)) await deps.checkpoint(call);
   deps.setState("tool_executing");
   setCallState(call, "executing", deps);
   deps.emit({ type: "tool_executing", callId: call.callId, name: call.name });
@@ -340,6 +346,7 @@ async function retryOutside(
   const answer = await waitForApproval(request, deps);
   const accepted = answer !== "cancelled" && answer.decision === "accept";
   if (accepted) deps.sandbox.grantUnsandboxed(call.callId);
+  if (deps.checkpoint && !readOnlyKinds.has(tool.kind)) await deps.checkpoint(call);
   deps.setState("tool_executing");
   setCallState(call, "executing", deps);
   return accepted;

@@ -1,0 +1,223 @@
+import { parseArgs } from "node:util";
+import {
+  type CheckpointRecord,
+  openShadowRepository,
+  type SessionInfo,
+  type SessionStore,
+} from "@lathe/core";
+import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import { exitCodes } from "./exitCodes.js";
+import { latheHomeFrom } from "./latheHome.js";
+import { projectRootFrom } from "./projectRoot.js";
+import { openSessionStore, sessionFor } from "./sessionDatabase.js";
+import type { CommandIo } from "./sessionsCommand.js";
+import { loadUserSettings } from "./userSettings.js";
+
+export const checkpointsUsage = `Usage: lathe checkpoints <command> [options]
+
+Lathe snapshots the project at every message you send and before every change it makes,
+shell commands included; your own git repository is never touched.
+
+Commands:
+  list [SESSION]           checkpoints of a session (default: the latest of this project)
+  diff CHECKPOINT          what changed in the project since the checkpoint
+  restore CHECKPOINT       put the project back as it was at the checkpoint; for a
+                           checkpoint taken at a message, the conversation goes back too
+                           (to just before that message; the full one is kept as a fork)
+
+CHECKPOINT is a checkpoint id, a unique prefix of one, or the id of the user message it
+was taken at. SESSION is a session id or prefix.
+
+Options:
+      --cwd DIR              project directory (default: the current directory)
+      --code                 restore: the files only
+      --conversation         restore: the conversation only
+      --json                 print JSON
+  -h, --help                 this help
+Exit codes: 0 done, 1 no such checkpoint or the restore failed, 2 misuse.
+`;
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      cwd: { type: "string" },
+      code: { type: "boolean" },
+      conversation: { type: "boolean" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+type Values = ReturnType<typeof parse>["values"];
+
+interface Context {
+  io: CommandIo;
+  store: SessionStore;
+  values: Values;
+  latheHome: string;
+}
+
+/** `lathe checkpoints list | diff | restore`. Returns the exit code. */
+export async function runCheckpointsCommand(io: CommandIo): Promise<number> {
+  const misuse = (message: string) => {
+    io.stderr(`lathe checkpoints: ${message}\n\n${checkpointsUsage}`);
+    return exitCodes.usage;
+  };
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(io.argv);
+  } catch (error) {
+    return misuse(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  const [command, ref] = positionals;
+  if (values.help) {
+    io.stdout(checkpointsUsage);
+    return exitCodes.completed;
+  }
+  if (command === undefined) return misuse("a command is required");
+  if (values.code && values.conversation) return misuse("--code and --conversation exclude each other");
+  const projectRoot = projectRootFrom(values.cwd ?? io.cwd);
+  if (!projectRoot.ok) return misuse(projectRoot.error.message);
+  const latheHome = latheHomeFrom(io.env);
+  const opened = openSessionStore(latheHome, io.env);
+  if (!opened.ok) return failed(io, opened.error);
+  const context: Context = { io, store: opened.value, values, latheHome };
+  try {
+    switch (command) {
+      case "list":
+        return list(context, ref, projectRoot.path);
+      case "diff":
+      case "restore": {
+        if (ref === undefined) return misuse(`${command} needs a checkpoint`);
+        const found = context.store.findCheckpoint(ref);
+        if (!found.ok) return failed(io, found.error);
+        const session = context.store.findSession(found.value.sessionId);
+        if (!session.ok) return failed(io, session.error);
+        return command === "diff"
+          ? await diff(context, found.value, session.value)
+          : await restore(context, found.value, session.value);
+      }
+      default:
+        return misuse(`unknown command "${command}"`);
+    }
+  } finally {
+    context.store.close();
+  }
+}
+
+function failed(io: CommandIo, error: LatheErrorInfo): number {
+  io.stderr(`lathe checkpoints: ${error.message} [${error.code}]\n`);
+  return exitCodes.error;
+}
+
+function list({ io, store, values }: Context, ref: string | undefined, projectRoot: string): number {
+  const session = sessionFor(store, ref, projectRoot);
+  if (!session.ok) return failed(io, session.error);
+  const info = session.value;
+  const checkpoints = store.checkpoints(info.id);
+  if (values.json) {
+    io.stdout(`${JSON.stringify({ session: info.id, checkpoints })}\n`);
+    return exitCodes.completed;
+  }
+  const prompts = userPrompts(store, info.id);
+  io.stdout(`Session ${info.id}  ${info.title || "(untitled)"}\n`);
+  if (checkpoints.length === 0) io.stdout("No checkpoints.\n");
+  for (const checkpoint of checkpoints) {
+    const at = new Date(checkpoint.createdAt).toISOString().slice(11, 19);
+    const what =
+      checkpoint.reason === "user_message"
+        ? `before message: ${prompts.get(checkpoint.messageId ?? "") ?? ""}`
+        : checkpoint.reason === "tool_call"
+          ? `before tool call ${checkpoint.callId ?? ""}`
+          : "before a restore";
+    io.stdout(`${checkpoint.id}  ${at}  ${what}\n`);
+  }
+  return exitCodes.completed;
+}
+
+/** The first line of each user message, by message id, to say what a checkpoint came before. */
+function userPrompts(store: SessionStore, sessionId: string): Map<string, string> {
+  const prompts = new Map<string, string>();
+  for (const message of store.messages(sessionId)) {
+    if (message.role !== "user") continue;
+    const text = message.parts.find((part) => part.type === "text")?.text ?? "";
+    const line = text.split("\n")[0] ?? "";
+    prompts.set(message.id, line.length > 70 ? `${line.slice(0, 69)}…` : line);
+  }
+  return prompts;
+}
+
+async function shadowFor({ latheHome }: Context, session: SessionInfo) {
+  const loaded = loadUserSettings(latheHome);
+  const limits = loaded.ok ? loaded.settings.checkpoints : undefined;
+  return openShadowRepository({
+    latheHome,
+    projectRoot: session.projectRoot,
+    ...(limits?.maxFileBytes ? { maxFileBytes: limits.maxFileBytes } : {}),
+    ...(limits?.maxTotalBytes ? { maxTotalBytes: limits.maxTotalBytes } : {}),
+  });
+}
+
+async function diff(context: Context, checkpoint: CheckpointRecord, session: SessionInfo): Promise<number> {
+  const { io, values } = context;
+  const shadow = await shadowFor(context, session);
+  if (!shadow.ok) return failed(io, shadow.error);
+  const changes = await shadow.value.diff(checkpoint.commit);
+  if (!changes.ok) return failed(io, changes.error);
+  if (values.json) {
+    io.stdout(`${JSON.stringify({ checkpoint: checkpoint.id, ...changes.value })}\n`);
+    return exitCodes.completed;
+  }
+  if (changes.value.files.length === 0) {
+    io.stdout("No changes since this checkpoint.\n");
+    return exitCodes.completed;
+  }
+  io.stdout(changes.value.patch.endsWith("\n") ? changes.value.patch : `${changes.value.patch}\n`);
+  return exitCodes.completed;
+}
+
+async function restore(
+  context: Context,
+  checkpoint: CheckpointRecord,
+  session: SessionInfo,
+): Promise<number> {
+  const { io, store, values } = context;
+  const atMessage = checkpoint.reason === "user_message" && checkpoint.messageId !== undefined;
+  if (values.conversation && !atMessage) {
+    return failed(
+      io,
+      errorInfo("E_CHECKPOINT", "Only a checkpoint taken at a user message can restore the conversation."),
+    );
+  }
+  const report: Record<string, unknown> = { checkpoint: checkpoint.id, session: session.id };
+  const lines: string[] = [];
+  if (!values.conversation) {
+    const shadow = await shadowFor(context, session);
+    if (!shadow.ok) return failed(io, shadow.error);
+    const restored = await shadow.value.restore(checkpoint.commit);
+    if (!restored.ok) return failed(io, restored.error);
+    const { written, removed, before } = restored.value;
+    if (before) store.addCheckpoint({ sessionId: session.id, reason: "before_restore", commit: before });
+    Object.assign(report, { written, removed });
+    lines.push(
+      `Restored ${session.projectRoot}: ${written.length} file(s) written back, ${removed.length} removed.`,
+    );
+  }
+  if (atMessage && !values.code) {
+    const backup = store.fork(session.id);
+    if (!backup.ok) return failed(io, backup.error);
+    const dropped = store.truncateFrom(session.id, checkpoint.messageId!);
+    if (!dropped.ok) return failed(io, dropped.error);
+    Object.assign(report, { messagesRemoved: dropped.value, backupSession: backup.value });
+    lines.push(
+      `Conversation back to before that message: ${dropped.value} message(s) removed; the full conversation is kept as session ${backup.value}.`,
+    );
+  }
+  io.stdout(values.json ? `${JSON.stringify(report)}\n` : `${lines.join("\n")}\n`);
+  return exitCodes.completed;
+}

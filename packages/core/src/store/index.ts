@@ -1,0 +1,11 @@
+export { openDatabase } from "./database.js";
+export { SessionStore, type SessionStoreOptions, type StoreOutcome } from "./sessionStore.js";
+export { exportSession, importSession } from "./sessionTransfer.js";
+export type {
+  CheckpointReason,
+  CheckpointRecord,
+  NewSession,
+  RunRecord,
+  SessionInfo,
+  ToolCallRecord,
+} from "./storeRecords.js";
