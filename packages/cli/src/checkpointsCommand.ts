@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import type { ParseArgsOptionsConfig } from "node:util";
 import {
   type CheckpointRecord,
   openShadowRepository,
@@ -7,10 +7,8 @@ import {
 } from "@lathe/core";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { exitCodes } from "./exitCodes.js";
-import { latheHomeFrom } from "./latheHome.js";
-import { projectRootFrom } from "./projectRoot.js";
-import { openSessionStore, sessionFor } from "./sessionDatabase.js";
-import type { CommandIo } from "./sessionsCommand.js";
+import { reportFailure, sessionFor, withSessionStore } from "./sessionDatabase.js";
+import { type CommandIo, parseSubcommand, type SubcommandArgs } from "./subcommandArgs.js";
 import { loadUserSettings } from "./userSettings.js";
 
 export const checkpointsUsage = `Usage: lathe checkpoints <command> [options]
@@ -37,22 +35,12 @@ Options:
 Exit codes: 0 done, 1 no such checkpoint or the restore failed, 2 misuse.
 `;
 
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      cwd: { type: "string" },
-      code: { type: "boolean" },
-      conversation: { type: "boolean" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-}
+const checkpointsOptions = {
+  code: { type: "boolean" },
+  conversation: { type: "boolean" },
+} as const satisfies ParseArgsOptionsConfig;
 
-type Values = ReturnType<typeof parse>["values"];
+type Values = Extract<SubcommandArgs<typeof checkpointsOptions>, { ok: true }>["values"];
 
 interface Context {
   io: CommandIo;
@@ -63,56 +51,37 @@ interface Context {
 
 /** `lathe checkpoints list | diff | restore`. Returns the exit code. */
 export async function runCheckpointsCommand(io: CommandIo): Promise<number> {
-  const misuse = (message: string) => {
-    io.stderr(`lathe checkpoints: ${message}\n\n${checkpointsUsage}`);
-    return exitCodes.usage;
-  };
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(io.argv);
-  } catch (error) {
-    return misuse(error instanceof Error ? error.message : String(error));
+  const args = parseSubcommand(io, "checkpoints", checkpointsUsage, checkpointsOptions);
+  if (!args.ok) return args.code;
+  const [command, ref] = args.positionals;
+  if (command === undefined) return args.misuse("a command is required");
+  if (args.values.code && args.values.conversation) {
+    return args.misuse("--code and --conversation exclude each other");
   }
-  const { values, positionals } = parsed;
-  const [command, ref] = positionals;
-  if (values.help) {
-    io.stdout(checkpointsUsage);
-    return exitCodes.completed;
-  }
-  if (command === undefined) return misuse("a command is required");
-  if (values.code && values.conversation) return misuse("--code and --conversation exclude each other");
-  const projectRoot = projectRootFrom(values.cwd ?? io.cwd);
-  if (!projectRoot.ok) return misuse(projectRoot.error.message);
-  const latheHome = latheHomeFrom(io.env);
-  const opened = openSessionStore(latheHome, io.env);
-  if (!opened.ok) return failed(io, opened.error);
-  const context: Context = { io, store: opened.value, values, latheHome };
-  try {
+  return withSessionStore(io, "checkpoints", async (store, latheHome) => {
+    const context: Context = { io, store, values: args.values, latheHome };
     switch (command) {
       case "list":
-        return list(context, ref, projectRoot.path);
+        return list(context, ref, args.projectRoot);
       case "diff":
       case "restore": {
-        if (ref === undefined) return misuse(`${command} needs a checkpoint`);
-        const found = context.store.findCheckpoint(ref);
+        if (ref === undefined) return args.misuse(`${command} needs a checkpoint`);
+        const found = store.findCheckpoint(ref);
         if (!found.ok) return failed(io, found.error);
-        const session = context.store.findSession(found.value.sessionId);
+        const session = store.findSession(found.value.sessionId);
         if (!session.ok) return failed(io, session.error);
         return command === "diff"
-          ? await diff(context, found.value, session.value)
-          : await restore(context, found.value, session.value);
+          ? diff(context, found.value, session.value)
+          : restore(context, found.value, session.value);
       }
       default:
-        return misuse(`unknown command "${command}"`);
+        return args.misuse(`unknown command "${command}"`);
     }
-  } finally {
-    context.store.close();
-  }
+  });
 }
 
 function failed(io: CommandIo, error: LatheErrorInfo): number {
-  io.stderr(`lathe checkpoints: ${error.message} [${error.code}]\n`);
-  return exitCodes.error;
+  return reportFailure(io, "checkpoints", error);
 }
 
 function list({ io, store, values }: Context, ref: string | undefined, projectRoot: string): number {

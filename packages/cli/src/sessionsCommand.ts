@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import type { ParseArgsOptionsConfig } from "node:util";
 import {
   createModelClient,
   exportSession,
@@ -10,19 +10,9 @@ import {
 } from "@lathe/core";
 import { errorInfo, type LatheErrorInfo, type Message, type Part, type Usage } from "@lathe/protocol";
 import { exitCodes } from "./exitCodes.js";
-import { latheHomeFrom } from "./latheHome.js";
-import { projectRootFrom } from "./projectRoot.js";
-import { openSessionStore } from "./sessionDatabase.js";
+import { reportFailure, withSessionStore } from "./sessionDatabase.js";
+import { type CommandIo, parseSubcommand, type SubcommandArgs } from "./subcommandArgs.js";
 import { loadUserSettings } from "./userSettings.js";
-
-export interface CommandIo {
-  /** The arguments after the subcommand's name. */
-  argv: string[];
-  cwd: string;
-  env: Record<string, string | undefined>;
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
 
 export const sessionsUsage = `Usage: lathe sessions <command> [options]
 
@@ -46,77 +36,55 @@ Options:
 Exit codes: 0 done, 1 no such session or a bad file, 2 misuse.
 `;
 
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      cwd: { type: "string" },
-      all: { type: "boolean" },
-      limit: { type: "string" },
-      json: { type: "boolean" },
-      out: { type: "string" },
-      at: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-}
+const sessionsOptions = {
+  all: { type: "boolean" },
+  limit: { type: "string" },
+  out: { type: "string" },
+  at: { type: "string" },
+} as const satisfies ParseArgsOptionsConfig;
 
-type Values = ReturnType<typeof parse>["values"];
+type Values = Extract<SubcommandArgs<typeof sessionsOptions>, { ok: true }>["values"];
 
 /** `lathe sessions …`. Returns the exit code. */
 export async function runSessionsCommand(io: CommandIo): Promise<number> {
-  const misuse = (message: string) => {
-    io.stderr(`lathe sessions: ${message}\n\n${sessionsUsage}`);
-    return exitCodes.usage;
-  };
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(io.argv);
-  } catch (error) {
-    return misuse(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
-  const [command, ...rest] = positionals;
-  if (values.help || command === undefined) {
-    if (command === undefined && !values.help) return misuse("a command is required");
-    io.stdout(sessionsUsage);
-    return exitCodes.completed;
-  }
-  const projectRoot = projectRootFrom(values.cwd ?? io.cwd);
-  if (!projectRoot.ok) return misuse(projectRoot.error.message);
-  const latheHome = latheHomeFrom(io.env);
-  const opened = openSessionStore(latheHome, io.env);
-  if (!opened.ok) return failed(io, opened.error);
-  const store = opened.value;
-  try {
-    const context = { io, store, values, rest, projectRoot: projectRoot.path, latheHome };
+  const args = parseSubcommand(io, "sessions", sessionsUsage, sessionsOptions);
+  if (!args.ok) return args.code;
+  const [command, ...rest] = args.positionals;
+  if (command === undefined) return args.misuse("a command is required");
+  return withSessionStore(io, "sessions", async (store, latheHome) => {
+    const context: Context = {
+      io,
+      store,
+      values: args.values,
+      rest,
+      projectRoot: args.projectRoot,
+      latheHome,
+    };
     switch (command) {
       case "list":
         return list(context);
       case "show":
-        return await withSession(context, (session) => show(context, session));
+        return withSession(context, (session) => show(context, session));
       case "export":
-        return await withSession(context, (session) => exportTo(context, session));
+        return withSession(context, (session) => exportTo(context, session));
       case "import":
         return importFrom(context);
       case "delete":
-        return await withSession(context, (session) => {
+        return withSession(context, (session) => {
           store.deleteSession(session.id);
-          io.stdout(values.json ? `${JSON.stringify({ deleted: session.id })}\n` : `Deleted ${session.id}\n`);
+          io.stdout(
+            args.values.json ? `${JSON.stringify({ deleted: session.id })}\n` : `Deleted ${session.id}\n`,
+          );
           return exitCodes.completed;
         });
       case "fork":
-        return await withSession(context, (session) => fork(context, session));
+        return withSession(context, (session) => fork(context, session));
       case "rename":
-        return await withSession(context, (session) => rename(context, session));
+        return withSession(context, (session) => rename(context, session));
       default:
-        return misuse(`unknown command "${command}"`);
+        return args.misuse(`unknown command "${command}"`);
     }
-  } finally {
-    store.close();
-  }
+  });
 }
 
 interface Context {
@@ -129,8 +97,7 @@ interface Context {
 }
 
 function failed(io: CommandIo, error: LatheErrorInfo): number {
-  io.stderr(`lathe sessions: ${error.message} [${error.code}]\n`);
-  return exitCodes.error;
+  return reportFailure(io, "sessions", error);
 }
 
 async function withSession(

@@ -1,10 +1,7 @@
-import { parseArgs } from "node:util";
 import { formatSpanTree } from "@lathe/core";
 import { exitCodes } from "./exitCodes.js";
-import { latheHomeFrom } from "./latheHome.js";
-import { projectRootFrom } from "./projectRoot.js";
-import { openSessionStore, sessionFor } from "./sessionDatabase.js";
-import type { CommandIo } from "./sessionsCommand.js";
+import { reportFailure, sessionFor, withSessionStore } from "./sessionDatabase.js";
+import { type CommandIo, parseSubcommand } from "./subcommandArgs.js";
 
 export const traceUsage = `Usage: lathe trace [SESSION] [options]
 
@@ -20,59 +17,19 @@ Options:
 `;
 
 export async function runTraceCommand(io: CommandIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(io.argv);
-  } catch (error) {
-    io.stderr(`lathe trace: ${error instanceof Error ? error.message : error}\n\n${traceUsage}`);
-    return exitCodes.usage;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout(traceUsage);
-    return exitCodes.completed;
-  }
-  const projectRoot = projectRootFrom(values.cwd ?? io.cwd);
-  if (!projectRoot.ok) {
-    io.stderr(`lathe trace: ${projectRoot.error.message}\n`);
-    return exitCodes.usage;
-  }
-  const opened = openSessionStore(latheHomeFrom(io.env), io.env);
-  if (!opened.ok) {
-    io.stderr(`lathe trace: ${opened.error.message} [${opened.error.code}]\n`);
-    return exitCodes.error;
-  }
-  const store = opened.value;
-  try {
-    const ref = positionals[0];
-    const found = sessionFor(store, ref, projectRoot.path);
-    if (!found.ok) {
-      io.stderr(`lathe trace: ${found.error.message} [${found.error.code}]\n`);
-      return exitCodes.error;
-    }
+  const args = parseSubcommand(io, "trace", traceUsage, {});
+  if (!args.ok) return args.code;
+  return withSessionStore(io, "trace", (store) => {
+    const found = sessionFor(store, args.positionals[0], args.projectRoot);
+    if (!found.ok) return reportFailure(io, "trace", found.error);
     const session = found.value;
     const spans = store.spans(session.id);
-    if (values.json) {
+    if (args.values.json) {
       io.stdout(`${JSON.stringify(spans)}\n`);
       return exitCodes.completed;
     }
     io.stdout(`Session ${session.id}  ${session.title || "(untitled)"}\n`);
     io.stdout(spans.length === 0 ? "No spans recorded.\n" : `${formatSpanTree(spans)}\n`);
     return exitCodes.completed;
-  } finally {
-    store.close();
-  }
-}
-
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      cwd: { type: "string" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
   });
 }
