@@ -3,10 +3,13 @@ import {
   type ApprovalAnswer,
   type ApprovalRequest,
   builtinTools,
+  CodeIndex,
   createModelClient,
   knownSecrets,
+  LiveCodeIndex,
   loadHooks,
   loadRuleLayers,
+  type ModelClient,
   openPersistence,
   type Persistence,
   type SessionInfo,
@@ -15,6 +18,7 @@ import {
 } from "@lathe/core";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import type { CliArgs } from "./cliArgs.js";
+import { clientFor } from "./modelClients.js";
 import { projectRootFrom } from "./projectRoot.js";
 import type { UserSettings } from "./userSettings.js";
 
@@ -106,7 +110,17 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     return { ok: false, kind: "usage", error: resumed.error };
   }
   const registry = new ToolRegistry(builtinTools());
+  const summarizer = settings.fastModel ? fastModelClient(settings.fastModel, inputs) : undefined;
+  const { codeIndex: indexCode = true, ...contextSettings } = settings.context ?? {};
   const session = new AgentSession({
+    context: {
+      ...contextSettings,
+      ...(settings.rules ? { userRules: settings.rules } : {}),
+      ...(summarizer ? { summarizer } : {}),
+      ...(indexCode
+        ? { codeIndex: new LiveCodeIndex(CodeIndex.open({ db: store.db, projectRoot: projectRoot.path })) }
+        : {}),
+    },
     store,
     ...(checkpoints ? { checkpoints } : {}),
     ...(resumed.session
@@ -130,6 +144,8 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     requestApproval: inputs.requestApproval,
     shell: env.SHELL,
   });
+  for (const problem of await session.context.loadRules())
+    inputs.warn?.(`rules: ${problem.file}: ${problem.message}`);
   const stopTracing = persistence.value.trace(session);
   return {
     ok: true,
@@ -145,6 +161,14 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
       await persistence.value.close();
     },
   };
+}
+
+/** The fast model for summaries (SPEC §2 roles); a bad id is said once and the main model serves. */
+function fastModelClient(modelId: string, inputs: EngineInputs): ModelClient | undefined {
+  const client = clientFor(modelId, inputs);
+  if (client.ok) return client.client;
+  inputs.warn?.(`fastModel ${modelId}: ${client.error.message}; summaries use the main model`);
+  return undefined;
 }
 
 /** The stored session `--resume`/`--continue` names; none when neither was given. */

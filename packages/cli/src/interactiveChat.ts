@@ -30,7 +30,7 @@ export class InteractiveChat {
 
   async run(session: AgentSession, banner: string): Promise<number> {
     this.session = session;
-    process.stdout.write(`${banner}\nType a task, or /exit to quit.\n`);
+    process.stdout.write(`${banner}\nType a task; /compact [focus] shortens the context; /exit quits.\n`);
     let running = false;
     this.rl.on("SIGINT", () => {
       if (running) this.session?.cancel();
@@ -45,6 +45,10 @@ export class InteractiveChat {
       }
       if (line === "/exit" || line === "/quit") break;
       if (!line) continue;
+      if (line === "/compact" || line.startsWith("/compact ")) {
+        await this.compact(session, line.slice("/compact".length).trim());
+        continue;
+      }
       running = true;
       const output = textOutput(session, {
         out: (text) => process.stdout.write(text),
@@ -56,5 +60,19 @@ export class InteractiveChat {
     }
     this.rl.close();
     return 0;
+  }
+
+  /** `/compact [focus]`: shortens what is sent from now on; the stored conversation stays whole. */
+  private async compact(session: AgentSession, focus: string): Promise<void> {
+    const unsubscribe = session.subscribe((event) => {
+      if (event.type === "compaction") {
+        process.stdout.write(
+          `Compacted: ${event.tokensBefore.toLocaleString("en-US")} → ${event.tokensAfter.toLocaleString("en-US")} tokens (${event.prunedOutputs} old outputs cut${event.summarized ? ", older turns summarized" : ""}).\n`,
+        );
+      }
+      if (event.type === "notice") process.stderr.write(`${event.message}\n`);
+    });
+    await session.compact(focus || undefined);
+    unsubscribe();
   }
 }

@@ -1,7 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import type { ParseArgsOptionsConfig } from "node:util";
 import {
-  createModelClient,
   exportSession,
   generateSessionTitle,
   importSession,
@@ -10,6 +9,7 @@ import {
 } from "@lathe/core";
 import { errorInfo, type LatheErrorInfo, type Message, type Part, type Usage } from "@lathe/protocol";
 import { exitCodes } from "./exitCodes.js";
+import { clientFor } from "./modelClients.js";
 import { reportFailure, withSessionStore } from "./sessionDatabase.js";
 import { type CommandIo, parseSubcommand, type SubcommandArgs } from "./subcommandArgs.js";
 import { loadUserSettings } from "./userSettings.js";
@@ -261,15 +261,7 @@ async function titleByModel(
       ),
     };
   }
-  const provider = modelId.split(":")[0] ?? "";
-  const client = createModelClient({
-    modelId,
-    baseUrl: settings.baseUrls?.[provider],
-    baseUrls: settings.baseUrls,
-    env: io.env,
-    latheHome,
-    retry: settings.llm,
-  });
+  const client = clientFor(modelId, { settings, env: io.env, latheHome });
   if (!client.ok) return client;
   return generateSessionTitle(client.client, messages);
 }

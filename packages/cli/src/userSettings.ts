@@ -26,6 +26,30 @@ export const userSettingsSchema = z
       })
       .optional(),
     logLevel: z.enum(["debug", "info", "warn", "error"]).optional(),
+    /** The user's own rules, sent with every request of every project (SPEC §6). */
+    rules: z.array(z.string()).optional(),
+    /** Context engine: a smaller window than the catalog's, compaction and loop thresholds. */
+    context: z
+      .object({
+        window: z.number().int().positive().optional(),
+        compaction: z
+          .object({
+            threshold: z.number().positive().max(1).optional(),
+            keepToolOutputTokens: z.number().int().nonnegative().optional(),
+            tailFraction: z.number().positive().max(1).optional(),
+          })
+          .optional(),
+        loop: z
+          .object({
+            warnIdenticalCalls: z.number().int().nonnegative().optional(),
+            stopIdenticalCalls: z.number().int().nonnegative().optional(),
+            readsBeforeWrite: z.number().int().nonnegative().optional(),
+            readsAfterWrite: z.number().int().nonnegative().optional(),
+          })
+          .optional(),
+        codeIndex: z.boolean().default(true),
+      })
+      .optional(),
     mode: modeSchema.optional(),
     approvalMode: approvalModeSchema.optional(),
     maxIterations: z.number().int().positive().optional(),

@@ -267,6 +267,7 @@ describe("approvals and modes in headless runs", () => {
       "list_directory",
       "glob_search",
       "search_files",
+      "codebase_search",
       "read_lints",
       "terminal_output",
     ]);

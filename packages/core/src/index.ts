@@ -7,10 +7,20 @@ export {
 export type { EventListener } from "./agent/eventBus.js";
 export { prefersApplyPatch, toolsForMode, toolsForRequest } from "./agent/modeTools.js";
 export { openPersistence, type Persistence, type PersistenceSettings } from "./agent/persistence.js";
+export { type ContextSettings, SessionContext } from "./agent/sessionContext.js";
 export { generateSessionTitle } from "./agent/sessionTitle.js";
 export * from "./checkpoint/index.js";
+export * from "./codeIntel/index.js";
+export * from "./context/compaction/index.js";
+export * from "./context/dynamic/index.js";
+export * from "./context/loopDetection/index.js";
+export * from "./context/mentions/index.js";
+export * from "./context/prompt/index.js";
+export * from "./context/rules/index.js";
+export * from "./context/tokens/index.js";
 export * from "./hooks/index.js";
 export * from "./llm/index.js";
+export * from "./planning/index.js";
 export {
   type ApprovalDecision,
   type ApprovalMode,

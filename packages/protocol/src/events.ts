@@ -120,6 +120,28 @@ export const eventSchema = z.discriminatedUnion("type", [
     callId: z.string().optional(),
     commit: z.string(),
   }),
+  /** The history sent to the model was shortened (SPEC §6); the stored history is untouched. */
+  z.object({
+    type: z.literal("compaction"),
+    ...base,
+    trigger: z.enum(["auto", "manual", "overflow"]),
+    tokensBefore: z.number().int().nonnegative(),
+    tokensAfter: z.number().int().nonnegative(),
+    /** Old tool outputs replaced by a one-line note. */
+    prunedOutputs: z.number().int().nonnegative(),
+    /** Whether older messages were replaced by a summary (false when pruning was enough or the summary was discarded). */
+    summarized: z.boolean(),
+    summaryTokens: z.number().int().nonnegative().optional(),
+    durationMs: z.number().nonnegative(),
+  }),
+  /** The model seems stuck (SPEC §6): it is warned, and after the stop threshold the run ends. */
+  z.object({
+    type: z.literal("loop_warning"),
+    ...base,
+    kind: z.enum(["identical_calls", "repeated_content", "read_streak"]),
+    count: z.number().int().nonnegative(),
+    message: z.string(),
+  }),
   /** Something the user should know that does not stop the run (a checkpoint that failed, storage trouble). */
   z.object({
     type: z.literal("notice"),

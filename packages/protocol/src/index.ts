@@ -1,3 +1,4 @@
+export * from "./editorState.js";
 export * from "./errors.js";
 export * from "./events.js";
 export * from "./ids.js";

@@ -46,6 +46,8 @@ export const systemReminderPartSchema = z.object({ type: z.literal("system_remin
 export const compactionSummaryPartSchema = z.object({
   type: z.literal("compaction_summary"),
   text: z.string(),
+  /** The last message the summary stands for: what is sent is the summary, then what came after it. */
+  replacesThrough: z.string().optional(),
 });
 
 export const partSchema = z.discriminatedUnion("type", [

@@ -5,6 +5,7 @@ export {
   runScriptedCase,
   type VerifyContext,
 } from "./evalHarness/runScriptedCase.js";
+export { requestTokens } from "./fakeLlm/requestSize.js";
 export { type FakeScript, type FakeTurn, fakeScriptSchema, fakeTurnSchema } from "./fakeLlm/script.js";
 export { type FakeLlm, type FakeLlmOptions, type RecordedRequest, startFakeLlm } from "./fakeLlm/server.js";
 export { processAlive, processGoneWithin } from "./processProbe.js";

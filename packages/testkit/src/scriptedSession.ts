@@ -38,11 +38,19 @@ export interface ScriptedSessionOptions {
   sandbox?: AgentSessionOptions["sandbox"];
   retry?: Partial<RetrySettings>;
   requestApproval?: AgentSessionOptions["requestApproval"];
+  /** Context settings (window, loop thresholds…) passed to the session as they are. */
+  context?: AgentSessionOptions["context"];
+  /** A second scripted server that plays the fast model writing compaction summaries. */
+  summarizerTurns?: FakeTurn[];
 }
 
 export interface ScriptedSession {
   session: AgentSession;
   server: FakeLlm;
+  /** The summarizer's server, when `summarizerTurns` were given. */
+  summarizerServer?: FakeLlm;
+  /** Closes the scripted servers. */
+  close(): Promise<void>;
   /** Every event the session emitted, in order. */
   events: LatheEvent[];
   projectRoot: string;
@@ -78,7 +86,25 @@ export async function startScriptedSession(
     await server.close();
     throw new Error(client.error.message);
   }
+  const summarizerServer = options.summarizerTurns
+    ? await startFakeLlm({ script: { turns: options.summarizerTurns } })
+    : undefined;
+  const summarizer = summarizerServer
+    ? createModelClient({
+        modelId,
+        baseUrl: `${summarizerServer.url}${scriptedBasePaths[provider] ?? "/v1"}`,
+        apiKey: "scripted-test-key",
+        env: {},
+        latheHome,
+      })
+    : undefined;
+  if (summarizer && !summarizer.ok) throw new Error(summarizer.error.message);
+  const context = {
+    ...options.context,
+    ...(summarizer?.ok ? { summarizer: summarizer.client } : {}),
+  };
   const session = new AgentSession({
+    context,
     projectRoot,
     latheHome,
     model: client.client,
@@ -94,5 +120,17 @@ export async function startScriptedSession(
   });
   const events: LatheEvent[] = [];
   session.subscribe((event) => events.push(event));
-  return { session, server, events, projectRoot, latheHome };
+  const close = async () => {
+    await server.close();
+    await summarizerServer?.close();
+  };
+  return {
+    session,
+    server,
+    ...(summarizerServer ? { summarizerServer } : {}),
+    close,
+    events,
+    projectRoot,
+    latheHome,
+  };
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import {
   addUsage,
   type EventDraft,
+  type EventOf,
   emptyUsage,
   errorInfo,
   LatheError,
@@ -15,8 +16,10 @@ import {
   type RunEndReason,
   type RunState,
   type ToolCallPart,
+  type ToolResultPart,
   type Usage,
 } from "@lathe/protocol";
+import type { EditorStateUpdate } from "../context/dynamic/index.js";
 import type { ConfiguredHook } from "../hooks/hookConfig.js";
 import type { HookEvent, HookEventInput } from "../hooks/hookEvents.js";
 import { runHooks } from "../hooks/runHooks.js";
@@ -31,7 +34,7 @@ import type { SessionStore } from "../store/sessionStore.js";
 import { FileReadLedger } from "../tools/fileReadLedger.js";
 import { LintBaseline } from "../tools/lints/lintBaseline.js";
 import { BackgroundTerminals } from "../tools/terminals/backgroundTerminals.js";
-import { type AnyTool, defaultOutputLimits, type OutputLimits } from "../tools/tool.js";
+import { type AnyTool, defaultOutputLimits, type OutputLimits, readOnlyKinds } from "../tools/tool.js";
 import type { ToolRegistry } from "../tools/toolRegistry.js";
 import {
   type ApprovalAnswer,
@@ -42,9 +45,9 @@ import {
 } from "../tools/toolScheduler.js";
 import { EventBus, type EventListener } from "./eventBus.js";
 import { closeInterruptedCalls } from "./interruptedCalls.js";
-import { toolsForRequest } from "./modeTools.js";
+import { prefersApplyPatch, toolsForRequest } from "./modeTools.js";
 import { canTransition } from "./runStateMachine.js";
-import { buildSystemPrompt } from "./systemPrompt.js";
+import { type ContextSettings, type PreparedRequest, SessionContext } from "./sessionContext.js";
 
 export interface AgentSessionOptions {
   projectRoot: string;
@@ -76,6 +79,8 @@ export interface AgentSessionOptions {
   priorUsage?: Usage;
   /** Snapshots of the project at each user message and before each mutating call (SPEC §7). */
   checkpoints?: Checkpointer;
+  /** Rules, windows, compaction, loop thresholds, dynamic context (SPEC §6). */
+  context?: ContextSettings;
 }
 
 /** What the session needs of a checkpoint repository (`ShadowRepository` is one). */
@@ -136,12 +141,24 @@ export class AgentSession {
   private storageFailed = false;
   /** The user message the current run answers: tool-call checkpoints point at it. */
   private runMessageId = "";
+  /** Rules, editor state, token estimates, compaction and loop detection. */
+  readonly context: SessionContext;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.id = options.sessionId ?? newId();
     this.bus = new EventBus(this.id);
     this.mode = options.mode ?? "agent";
     this.approvalMode = options.approvalMode ?? "ask_first";
+    this.context = new SessionContext({
+      projectRoot: options.projectRoot,
+      modelId: options.model.modelId,
+      model: options.model,
+      shell: options.shell ?? "bash",
+      ...(options.store ? { store: options.store } : {}),
+      fileReads: this.fileReads,
+      lints: this.lints,
+      settings: options.context ?? {},
+    });
     const store = options.store;
     if (store) {
       store.ensureSession({
@@ -385,21 +402,24 @@ export class AgentSession {
       emit({ type: "run_complete", reason: "failed", iterations, final, usage: runUsage, durationMs, error });
       return { runId, status: "failed", iterations, final, usage: runUsage, error };
     }
+    const attached = await this.context.beginRun(text, {
+      mode: this.mode,
+      offered: this.offeredTools(),
+      signal,
+    });
     const userMessage = this.newMessage("user", [
       { type: "text", text },
       ...prompted.context.map((context) => ({ type: "system_reminder" as const, text: context })),
+      ...attached,
     ]);
     this.runMessageId = userMessage.id;
     await this.checkpoint(runId, "user_message", { messageId: userMessage.id });
     this.appendMessage(userMessage);
-    const offeredTools = toolsForRequest(this.mode, this.options.model.modelId, this.options.tools.list());
-    const offered = new Set(offeredTools.map((tool) => tool.name));
+    const offered = this.offeredTools();
     const specs = this.options.tools.specs((tool) => offered.has(tool.name));
-    const system = buildSystemPrompt(this.mode, {
-      projectRoot: this.options.projectRoot,
-      now: new Date(),
-      shell: this.options.shell ?? "bash",
-    });
+    // A provider that says the prompt is too long gets one retry after a forced compaction (SPEC §2).
+    let overflowRetried = false;
+    let forceCompaction = false;
 
     for (;;) {
       if (signal.aborted) return finish("cancelled");
@@ -417,8 +437,11 @@ export class AgentSession {
       iterations++;
       emit({ type: "turn_start", iteration: iterations, maxIterations });
       setState("streaming");
-      const turn = await this.streamTurn(system, specs, signal, emit);
+      const prepared = await this.prepareRequest(runId, specs, signal, forceCompaction ? {} : undefined);
+      forceCompaction = false;
+      const turn = await this.streamTurn(prepared, specs, signal, emit);
       if (turn.usage) {
+        this.context.ledger.calibrate(prepared.estimatedInputTokens, turn.usage.inputTokens);
         runUsage = addUsage(runUsage, turn.usage);
         this.totalUsage = addUsage(this.totalUsage, turn.usage);
         emit({ type: "usage", usage: turn.usage, total: this.totalUsage });
@@ -428,7 +451,17 @@ export class AgentSession {
       if (turn.error) {
         emit({ type: "turn_end", iteration: iterations, toolCalls: 0 });
         if (turn.error.code === "E_CANCELLED") return finish("cancelled");
+        if (turn.error.code === "E_CONTEXT_OVERFLOW" && !overflowRetried) {
+          overflowRetried = true;
+          forceCompaction = true;
+          iterations--;
+          continue;
+        }
         return finish("failed", turn.error);
+      }
+      if (turn.loopWarning) {
+        emit({ type: "loop_warning", ...turn.loopWarning });
+        this.pushMessage("user", [{ type: "system_reminder", text: turn.loopWarning.message }]);
       }
       const calls = turn.parts.filter((part): part is ToolCallPart => part.type === "tool_call");
       if (calls.length === 0) {
@@ -461,6 +494,8 @@ export class AgentSession {
           lints: this.lints,
           ...(sandbox ? { sandbox } : {}),
           outputLimits: this.options.outputLimits ?? defaultOutputLimits,
+          ...(this.context.ruleCatalog ? { rules: this.context.ruleCatalog } : {}),
+          ...(this.options.context?.codeIndex ? { codeSearch: this.options.context.codeIndex } : {}),
         },
         emit,
         setState,
@@ -483,20 +518,124 @@ export class AgentSession {
             }
           : {}),
       });
-      this.pushMessage("tool", results);
+      const verdict = await this.afterCalls(calls, results);
+      const reminders = verdict.warnings.map((warning) => ({
+        type: "system_reminder" as const,
+        text: warning.message,
+      }));
+      this.pushMessage("tool", [...results, ...reminders]);
+      for (const warning of verdict.warnings) emit({ type: "loop_warning", ...warning });
       emit({ type: "turn_end", iteration: iterations, toolCalls: calls.length });
       if (signal.aborted) return finish("cancelled");
+      if (verdict.stop) {
+        emit({ type: "loop_warning", ...verdict.stop });
+        final = verdict.stop.message;
+        return finish("loop_detected", errorInfo("E_LOOP_DETECTED", verdict.stop.message));
+      }
       setState("tool_results");
     }
   }
 
-  /** Streams one model response into parts; a failed stream becomes `error`, never an exception. */
-  private async streamTurn(
-    system: string,
+  /** Forces a compaction of what is sent (`/compact [focus]`); the stored history stays whole. */
+  async compact(focus?: string): Promise<void> {
+    if (this.active) return;
+    const runId = newId();
+    const offered = this.offeredTools();
+    const specs = this.options.tools.specs((tool) => offered.has(tool.name));
+    await this.prepareRequest(runId, specs, new AbortController().signal, focus ? { focus } : {});
+  }
+
+  /**
+   * The tools of this mode and model; tools whose service is missing are not offered (no rules
+   * to fetch, no code index), so the model is never shown a tool that can only fail.
+   */
+  private offeredTools(): Set<string> {
+    const services: Record<string, boolean> = {
+      fetch_rules: (this.context.ruleCatalog?.requestable().length ?? 0) > 0,
+      codebase_search: this.options.context?.codeIndex !== undefined,
+    };
+    const tools = toolsForRequest(this.mode, this.options.model.modelId, this.options.tools.list());
+    return new Set(tools.map((tool) => tool.name).filter((name) => services[name] ?? true));
+  }
+
+  /** The next request's system prompt and messages; a compaction it needed is stored and announced. */
+  private async prepareRequest(
+    runId: string,
     specs: ReturnType<ToolRegistry["specs"]>,
     signal: AbortSignal,
+    force: { focus?: string } | undefined,
+  ): Promise<PreparedRequest> {
+    const prepared = await this.context.prepare({
+      history: this.messages,
+      mode: this.mode,
+      specs,
+      applyPatch: prefersApplyPatch(this.options.model.modelId),
+      sessionId: this.id,
+      signal,
+      ...(force ? { force } : {}),
+    });
+    const compaction = prepared.compaction;
+    if (compaction?.report.summaryError) {
+      const { summaryError } = compaction.report;
+      this.bus.emit(runId, {
+        type: "notice",
+        level: "warning",
+        code: summaryError.code,
+        message: `The history could not be summarized; old tool outputs were cut instead: ${summaryError.message}`,
+      });
+    }
+    // A compaction that could change nothing (the newest output alone is that large) is not news.
+    if (compaction && (compaction.report.prunedOutputs > 0 || compaction.report.summarized)) {
+      if (compaction.summary) this.appendMessage(compaction.summary);
+      const { report } = compaction;
+      this.bus.emit(runId, {
+        type: "compaction",
+        trigger: force ? (force.focus === undefined && this.active ? "overflow" : "manual") : "auto",
+        tokensBefore: report.tokensBefore,
+        tokensAfter: report.tokensAfter,
+        prunedOutputs: report.prunedOutputs,
+        summarized: report.summarized,
+        ...(report.summaryTokens !== undefined ? { summaryTokens: report.summaryTokens } : {}),
+        durationMs: compaction.durationMs,
+      });
+    }
+    return prepared;
+  }
+
+  /** Loop detection and context bookkeeping over one batch's calls, in call order. */
+  private async afterCalls(
+    calls: readonly ToolCallPart[],
+    results: readonly ToolResultPart[],
+  ): Promise<{ warnings: LoopWarning[]; stop?: LoopWarning }> {
+    const warnings: LoopWarning[] = [];
+    for (const [index, call] of calls.entries()) {
+      const tool = this.options.tools.get(call.name);
+      const readOnly = tool !== undefined && readOnlyKinds.has(tool.kind);
+      const result = results[index];
+      if (result) await this.context.noteCall(call, result, tool !== undefined && !readOnly);
+      const verdict = this.context.judgeCall({ name: call.name, arguments: call.arguments, readOnly });
+      if (verdict.action === "stop") {
+        return { warnings, stop: { kind: verdict.kind, count: verdict.count, message: verdict.message } };
+      }
+      if (verdict.action === "warn")
+        warnings.push({ kind: verdict.kind, count: verdict.count, message: verdict.message });
+    }
+    return { warnings };
+  }
+
+  /** Streams one model response into parts; a failed stream becomes `error`, never an exception. */
+  private async streamTurn(
+    prepared: PreparedRequest,
+    specs: ReturnType<ToolRegistry["specs"]>,
+    runSignal: AbortSignal,
     emit: (draft: EventDraft) => void,
-  ): Promise<{ parts: Part[]; text: string; usage?: Usage; error?: LatheErrorInfo }> {
+  ): Promise<{
+    parts: Part[];
+    text: string;
+    usage?: Usage;
+    error?: LatheErrorInfo;
+    loopWarning?: LoopWarning;
+  }> {
     const messageId = newId();
     let text = "";
     let reasoning = "";
@@ -504,19 +643,35 @@ export class AgentSession {
     // Provider ids may repeat or be missing, so streamed calls are matched to their start in order.
     let started: { callId: string; providerCallId: string; name: string }[] = [];
     let usage: Usage | undefined;
+    let loopWarning: LoopWarning | undefined;
+    const repetition = new AbortController();
+    const signal = AbortSignal.any([runSignal, repetition.signal]);
+    this.context.loop.resetAnswer();
     const assemble = (): Part[] => [
       ...(reasoning ? [{ type: "reasoning" as const, text: reasoning }] : []),
       ...(text ? [{ type: "text" as const, text }] : []),
       ...calls,
     ];
     try {
-      const stream = this.options.model.stream({ system, messages: this.messages, tools: specs, signal });
+      const stream = this.options.model.stream({
+        system: prepared.system,
+        messages: prepared.messages,
+        tools: specs,
+        signal,
+      });
       for await (const event of stream) {
         switch (event.type) {
-          case "text_delta":
+          case "text_delta": {
             text += event.delta;
             emit({ type: "text_delta", messageId, delta: event.delta });
+            const verdict = this.context.loop.recordText(event.delta);
+            if (verdict.action === "abort_stream") {
+              // The answer is repeating itself: keep what came before, stop the stream, warn the model.
+              loopWarning = { kind: verdict.kind, count: verdict.count, message: verdict.message };
+              repetition.abort();
+            }
             break;
+          }
           case "reasoning_delta":
             reasoning += event.delta;
             emit({ type: "reasoning_delta", messageId, delta: event.delta });
@@ -565,7 +720,11 @@ export class AgentSession {
         }
       }
     } catch (error) {
-      const info = signal.aborted
+      if (loopWarning && !runSignal.aborted) {
+        // Stopped for repeating itself: the text so far stands, half-streamed calls are dropped.
+        return { parts: text ? [{ type: "text", text }] : [], text, usage, loopWarning };
+      }
+      const info = runSignal.aborted
         ? errorInfo("E_CANCELLED", "Cancelled by the user.")
         : error instanceof LatheError
           ? error.toInfo()
@@ -573,7 +732,12 @@ export class AgentSession {
       // A cancelled stream keeps nothing half-made: calls without results would break the history.
       return { parts: text ? [{ type: "text", text }] : [], text, usage, error: info };
     }
-    return { parts: assemble(), text, usage };
+    return { parts: assemble(), text, usage, ...(loopWarning ? { loopWarning } : {}) };
+  }
+
+  /** Tells the engine what the user's editor shows (SPEC §6): a full state first, then changes. */
+  updateEditor(update: EditorStateUpdate): { ok: true } | { ok: false; error: LatheErrorInfo } {
+    return this.context.editor.apply(update);
   }
 
   private pushMessage(role: Message["role"], parts: Part[]): void {
@@ -599,6 +763,8 @@ export class AgentSession {
     this.bus.emit(runId, { type: "state_change", from, to });
   }
 }
+
+type LoopWarning = Omit<EventOf<"loop_warning">, "type" | "sessionId" | "runId" | "seq" | "at">;
 
 function pendingCall(part: ToolCallPart): PendingCall {
   return {

@@ -5,6 +5,7 @@ import type { SandboxContext } from "../policy/sandbox/sandboxTypes.js";
 import type { FileReadLedger } from "./fileReadLedger.js";
 import type { LintBaseline } from "./lints/lintBaseline.js";
 import type { BackgroundTerminals } from "./terminals/backgroundTerminals.js";
+import type { CodeSearchIndex, RuleCatalog } from "./toolServices.js";
 
 export type ToolKind =
   | "read"
@@ -52,6 +53,10 @@ export interface ToolContext {
    * Absent: commands run unsandboxed, as the user.
    */
   sandbox?: SandboxContext;
+  /** Rules the model may fetch by name; absent when the project has none. */
+  rules?: RuleCatalog;
+  /** The project's code index; absent when it is not built (codebase_search says so). */
+  codeSearch?: CodeSearchIndex;
 }
 
 export type ToolResult =

@@ -12,6 +12,7 @@ describe("ToolRegistry", () => {
       "list_directory",
       "glob_search",
       "search_files",
+      "codebase_search",
       "read_lints",
       "edit_file",
       "multi_edit",
@@ -21,6 +22,7 @@ describe("ToolRegistry", () => {
       "run_terminal_cmd",
       "terminal_output",
       "terminal_kill",
+      "fetch_rules",
     ]);
     expect(tools.get("read_file")?.kind).toBe("read");
     expect(tools.get("nope")).toBeUndefined();
@@ -54,7 +56,7 @@ describe("ToolRegistry", () => {
   it("lists the available tools when nothing is close", () => {
     const result = registry().validate("browse", "{}");
     expect(result.ok || result.error.message).toBe(
-      'Unknown tool "browse". Available tools: read_file, list_directory, glob_search, search_files, read_lints, edit_file, multi_edit, apply_patch, write_file, delete_file, run_terminal_cmd, terminal_output, terminal_kill.',
+      'Unknown tool "browse". Available tools: read_file, list_directory, glob_search, search_files, codebase_search, read_lints, edit_file, multi_edit, apply_patch, write_file, delete_file, run_terminal_cmd, terminal_output, terminal_kill, fetch_rules.',
     );
   });
 
@@ -105,6 +107,7 @@ describe("ToolRegistry", () => {
       "list_directory",
       "read_lints",
       "terminal_output",
+      "fetch_rules",
     ]);
     const readFile = specs[0];
     expect(readFile?.description).toContain("line number");

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { approvalModeSchema } from "@lathe/core";
-import { modeSchema } from "@lathe/protocol";
+import { editorStateSchema, modeSchema } from "@lathe/protocol";
 import { z } from "zod";
 import { type FakeScript, type FakeTurn, parseFakeScript } from "../fakeLlm/script.js";
 
@@ -34,6 +34,10 @@ export const evalCaseSchema = z
     maxIterations: z.number().int().positive().optional(),
     /** Model requests a competent model needs; finishing within them scores full efficiency. */
     expectedIterations: z.number().int().positive(),
+    /** A smaller context window than the model's, for the context cases. */
+    contextWindow: z.number().int().positive().optional(),
+    /** What the user's editor shows when the task is sent (open files, diagnostics). */
+    editor: editorStateSchema.optional(),
   })
   .strict();
 
@@ -43,6 +47,8 @@ export interface EvalCase extends EvalCaseSpec {
   dir: string;
   fixtureDir?: string;
   scriptedTurns: FakeTurn[];
+  /** `summarizer.json`: the fast model's turns, for cases that compact. */
+  summarizerTurns?: FakeTurn[];
   verifyPath: string;
 }
 
@@ -57,12 +63,18 @@ export function loadEvalCases(casesDir: string, only?: readonly string[]): EvalC
     const scriptPath = join(dir, "scripted.json");
     const script = JSON.parse(readFileSync(scriptPath, "utf8")) as FakeScript;
     parseFakeScript(script, scriptPath);
+    const summarizerPath = join(dir, "summarizer.json");
+    const summarizer = existsSync(summarizerPath)
+      ? (JSON.parse(readFileSync(summarizerPath, "utf8")) as FakeScript)
+      : undefined;
+    if (summarizer) parseFakeScript(summarizer, summarizerPath);
     const fixtureDir = join(dir, "fixture");
     cases.push({
       ...spec,
       dir,
       ...(existsSync(fixtureDir) ? { fixtureDir } : {}),
       scriptedTurns: script.turns,
+      ...(summarizer ? { summarizerTurns: summarizer.turns } : {}),
       verifyPath: join(dir, "verify.mjs"),
     });
   }

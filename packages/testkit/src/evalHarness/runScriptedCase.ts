@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ApprovalAnswer, RunResult } from "@lathe/core";
 import type { LatheEvent, Message, ToolResultStatus } from "@lathe/protocol";
+import { requestTokens } from "../fakeLlm/requestSize.js";
 import { startScriptedSession } from "../scriptedSession.js";
 import type { EvalCase } from "./evalCase.js";
 
@@ -22,6 +23,12 @@ export interface VerifyContext {
   events: LatheEvent[];
   read(path: string): string | undefined;
   exists(path: string): boolean;
+  /** The bodies of the requests the scripted model server received, in order. */
+  requests: unknown[];
+  /** The size in tokens of one of `requests`, counted with Lathe's tokenizer. */
+  requestTokens(body: unknown): number;
+  /** The case's context window (or undefined when it uses the model's). */
+  contextWindow?: number;
 }
 
 export interface CaseOutcome {
@@ -44,12 +51,18 @@ export async function runScriptedCase(evalCase: EvalCase): Promise<CaseOutcome> 
     mode: evalCase.mode,
     approvalMode: evalCase.approvalMode,
     ...(evalCase.maxIterations ? { maxIterations: evalCase.maxIterations } : {}),
+    ...(evalCase.contextWindow ? { context: { window: evalCase.contextWindow } } : {}),
+    ...(evalCase.summarizerTurns ? { summarizerTurns: evalCase.summarizerTurns } : {}),
     requestApproval: async (): Promise<ApprovalAnswer> =>
       answers.shift() === "accept"
         ? { decision: "accept" }
         : { decision: "reject", message: "The user rejected this in the evaluation script." },
   });
   try {
+    if (evalCase.editor) {
+      const applied = scripted.session.updateEditor({ full: evalCase.editor });
+      if (!applied.ok) throw new Error(`${evalCase.id}: editor state refused: ${applied.error.message}`);
+    }
     const result = await scripted.session.send(evalCase.prompt);
     const wallMs = Math.round(performance.now() - started);
     const toolCalls = collectToolCalls(scripted.session.messages);
@@ -62,10 +75,13 @@ export async function runScriptedCase(evalCase: EvalCase): Promise<CaseOutcome> 
       read: (path) =>
         existsSync(join(projectRoot, path)) ? readFileSync(join(projectRoot, path), "utf8") : undefined,
       exists: (path) => existsSync(join(projectRoot, path)),
+      requests: scripted.server.requests.map((request) => request.body),
+      requestTokens,
+      ...(evalCase.contextWindow ? { contextWindow: evalCase.contextWindow } : {}),
     });
     return { id: evalCase.id, pass: failures.length === 0, failures, result, toolCalls, wallMs };
   } finally {
-    await scripted.server.close();
+    await scripted.close();
   }
 }
 

@@ -1,7 +1,9 @@
 import type { AnyTool } from "../tool.js";
 import { applyPatchTool } from "./applyPatch/applyPatch.js";
+import { codebaseSearchTool } from "./codebaseSearch/codebaseSearch.js";
 import { deleteFileTool } from "./deleteFile/deleteFile.js";
 import { editFileTool } from "./editFile/editFile.js";
+import { fetchRulesTool } from "./fetchRules/fetchRules.js";
 import { globSearchTool } from "./globSearch/globSearch.js";
 import { listDirectoryTool } from "./listDirectory/listDirectory.js";
 import { multiEditTool } from "./multiEdit/multiEdit.js";
@@ -20,6 +22,7 @@ export function builtinTools(): AnyTool[] {
     listDirectoryTool,
     globSearchTool,
     searchFilesTool,
+    codebaseSearchTool,
     readLintsTool,
     editFileTool,
     multiEditTool,
@@ -29,5 +32,6 @@ export function builtinTools(): AnyTool[] {
     runTerminalCmdTool,
     terminalOutputTool,
     terminalKillTool,
+    fetchRulesTool,
   ];
 }

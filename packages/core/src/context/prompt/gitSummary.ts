@@ -1,0 +1,93 @@
+import { execFile } from "node:child_process";
+
+/** The state of the project's git repository, as the model sees it in `<environment>`. */
+export interface GitFacts {
+  /** Undefined on a detached HEAD. */
+  branch?: string;
+  /** Changed, staged, conflicted and untracked entries (an untracked folder counts once). */
+  dirtyFiles: number;
+  /** Both undefined when the branch has no upstream. */
+  ahead?: number;
+  behind?: number;
+  /** "abc1234 subject", newest first, at most `maxCommits`. */
+  recentCommits: string[];
+}
+
+/** The prompt is built before every run; a slow repository must not hold it up. */
+const gitTimeoutMs = 2000;
+const maxCommits = 5;
+const maxSubjectChars = 120;
+/** Status of a large dirty tree can be long; past this it is not worth waiting for. */
+const maxOutputBytes = 16 * 1024 * 1024;
+
+/** Undefined when `directory` is not in a git work tree, git is missing, or it did not answer in time. */
+export async function readGitSummary(directory: string): Promise<GitFacts | undefined> {
+  const [status, log] = await Promise.all([
+    runGit(directory, ["status", "--porcelain=v2", "--branch"]),
+    runGit(directory, ["-c", "log.showSignature=false", "log", `-n${maxCommits}`, "--format=%h %s"]),
+  ]);
+  if (status === undefined) return undefined;
+  // A repository without commits has no log; that is not a failure.
+  const recentCommits = (log ?? "")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map(shortenSubject);
+  return { ...parseStatus(status), recentCommits };
+}
+
+function parseStatus(output: string): Omit<GitFacts, "recentCommits"> {
+  const facts: Omit<GitFacts, "recentCommits"> = { dirtyFiles: 0 };
+  for (const line of output.split("\n")) {
+    if (line === "") continue;
+    if (!line.startsWith("# ")) {
+      facts.dirtyFiles++;
+      continue;
+    }
+    const head = /^# branch\.head (.+)$/.exec(line);
+    if (head?.[1] !== undefined && head[1] !== "(detached)") facts.branch = head[1];
+    const aheadBehind = /^# branch\.ab \+(\d+) -(\d+)$/.exec(line);
+    if (aheadBehind !== null) {
+      facts.ahead = Number(aheadBehind[1]);
+      facts.behind = Number(aheadBehind[2]);
+    }
+  }
+  return facts;
+}
+
+function shortenSubject(line: string): string {
+  return line.length <= maxSubjectChars ? line : `${line.slice(0, maxSubjectChars - 1)}…`;
+}
+
+/** Git's standard output, or undefined on any failure (not a repository, no git, timeout). */
+function runGit(cwd: string, args: string[]): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    try {
+      execFile(
+        "git",
+        args,
+        { cwd, env: gitEnvironment(), encoding: "utf8", timeout: gitTimeoutMs, maxBuffer: maxOutputBytes },
+        (error, stdout) => resolve(error === null ? stdout : undefined),
+      );
+    } catch {
+      // execFile throws synchronously on arguments it cannot use; the facts are optional.
+      resolve(undefined);
+    }
+  });
+}
+
+/** Variables that would point git at another repository (set when Lathe runs from a git hook). */
+const repositoryVariables: ReadonlySet<string> = new Set([
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_COMMON_DIR",
+]);
+
+/**
+ * The caller's environment without `repositoryVariables`, with no optional locks so a status
+ * never blocks the user's own git commands, and with prompts off.
+ */
+function gitEnvironment(): NodeJS.ProcessEnv {
+  const inherited = Object.entries(process.env).filter(([name]) => !repositoryVariables.has(name));
+  return { ...Object.fromEntries(inherited), GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" };
+}

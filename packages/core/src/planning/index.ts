@@ -1,0 +1,8 @@
+export { type GuardedTodo, stopGuard } from "./stopGuard.js";
+export {
+  analyzeTaskComplexity,
+  type ComplexityAnalysis,
+  type ComplexityLevel,
+  complexityHints,
+  strategyHint,
+} from "./taskComplexity.js";

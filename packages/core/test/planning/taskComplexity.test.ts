@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { countTokens } from "../../src/context/tokens/countTokens.js";
+import { analyzeTaskComplexity, complexityHints } from "../../src/planning/taskComplexity.js";
+
+describe("analyzeTaskComplexity", () => {
+  it.each([
+    ["create a snake game in one HTML file", "SIMPLE"],
+    ["What does this function do?", "SIMPLE"],
+    ["写一个贪吃蛇游戏", "SIMPLE"],
+    ["解释一下这个函数是什么意思", "SIMPLE"],
+    ["fix the bug in src/auth/login.ts", "MODERATE"],
+    ["Add a dark mode toggle to the settings page", "MODERATE"],
+    ["修复登录页面的 bug", "MODERATE"],
+    ["给设置页面添加一个深色模式开关", "MODERATE"],
+    ["Refactor the auth module to use JWT", "COMPLEX"],
+    ["migrate the whole project from Jest to Vitest", "COMPLEX"],
+    ["重构整个项目的数据库层", "COMPLEX"],
+    ["把所有 API 迁移到新的架构", "COMPLEX"],
+    ["添加用户注册功能，然后编写测试，并且更新文档", "COMPLEX"],
+    [
+      "Update src/App.tsx, src/theme.ts, test/theme.test.ts and docs/README.md to support the new colors",
+      "COMPLEX",
+    ],
+    ["1. add a users table\n2. add the API route\n3. write tests", "COMPLEX"],
+  ])("%s → %s", (prompt, level) => {
+    const analysis = analyzeTaskComplexity(prompt);
+    expect(analysis.level).toBe(level);
+    expect(analysis.hint).toBe(complexityHints[analysis.level]);
+  });
+
+  it("says why", () => {
+    expect(analyzeTaskComplexity("Refactor src/a.ts and src/b.ts, then run the tests").reasons).toEqual([
+      'complex-task words: "refactor"',
+      'change words: "tests"',
+      "2 files named",
+      "2 steps",
+    ]);
+    expect(analyzeTaskComplexity("重构整个模块，然后修复测试").reasons).toEqual([
+      'complex-task words: "重构", "整个"',
+      'change words: "修复", "测试"',
+      "2 steps",
+    ]);
+    expect(analyzeTaskComplexity("create a todo app").reasons).toEqual(['simple-request words: "create a"']);
+  });
+
+  it("counts a long request as a sign of size", () => {
+    const long = `Please look at the logging. ${"The output should keep every field we log today and stay readable. ".repeat(10)}`;
+    const analysis = analyzeTaskComplexity(long);
+    expect(analysis.reasons).toEqual([`long request (${countTokens(long)} tokens)`]);
+    expect(analysis.level).toBe("SIMPLE");
+    expect(analyzeTaskComplexity(`Fix the logging. ${long}`).level).toBe("MODERATE");
+  });
+
+  it("gives a strategy hint per level", () => {
+    expect(complexityHints.SIMPLE).toContain("act directly");
+    expect(complexityHints.MODERATE).toContain("read the relevant files first");
+    expect(complexityHints.COMPLEX).toContain("todo_write");
+    expect(complexityHints.COMPLEX).toContain("run the tests after each step");
+  });
+});
