@@ -1,8 +1,8 @@
 // Session store (SPEC §7): the time to persist one agent turn (its two messages and the events
 // the recorder writes), the time for a fresh process to open the database and list 1,000
 // sessions, and the size on disk of 100 sessions × 50 turns. Turns are sized like real ones:
-// two tool calls whose outputs are ~2 KB each, stored both in the tool message and in the
-// tool_calls table, as the engine does. Everything runs against a temp $LATHE_HOME.
+// two tool calls whose outputs are ~2 KB each, stored in the tool message (the tool_calls table
+// keeps their state and timing), as the engine does. Everything runs against a temp $LATHE_HOME.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

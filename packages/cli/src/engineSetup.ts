@@ -4,6 +4,7 @@ import {
   type ApprovalRequest,
   builtinTools,
   CodeIndex,
+  createEmbedder,
   createModelClient,
   knownSecrets,
   LiveCodeIndex,
@@ -117,9 +118,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
       ...contextSettings,
       ...(settings.rules ? { userRules: settings.rules } : {}),
       ...(summarizer ? { summarizer } : {}),
-      ...(indexCode
-        ? { codeIndex: new LiveCodeIndex(CodeIndex.open({ db: store.db, projectRoot: projectRoot.path })) }
-        : {}),
+      ...(indexCode ? { codeIndex: codeIndexFor(store, projectRoot.path, inputs) } : {}),
     },
     store,
     ...(checkpoints ? { checkpoints } : {}),
@@ -161,6 +160,23 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
       await persistence.value.close();
     },
   };
+}
+
+/** The project's code index in the session database, with the configured embedding model if any. */
+function codeIndexFor(store: SessionStore, projectRoot: string, inputs: EngineInputs): LiveCodeIndex {
+  const modelId = inputs.settings.embeddingModel;
+  const embedder = modelId
+    ? createEmbedder({
+        modelId,
+        baseUrl: inputs.settings.baseUrls?.[modelId.split(":")[0] ?? ""],
+        env: inputs.env,
+        latheHome: inputs.latheHome,
+      })
+    : undefined;
+  if (embedder && !embedder.ok)
+    inputs.warn?.(`embeddingModel ${modelId}: ${embedder.error.message}; code search uses BM25 alone`);
+  const embedding = embedder?.ok && modelId ? { embed: embedder.embed, embeddingModel: modelId } : {};
+  return new LiveCodeIndex(CodeIndex.open({ db: store.db, projectRoot, ...embedding }));
 }
 
 /** The fast model for summaries (SPEC §2 roles); a bad id is said once and the main model serves. */

@@ -8,6 +8,8 @@ import { z } from "zod";
 export const userSettingsSchema = z
   .object({
     model: z.string().optional(),
+    /** An embedding model for codebase_search (`openai:text-embedding-3-small`, `ollama:nomic-embed-text`); BM25 alone without one. */
+    embeddingModel: z.string().optional(),
     /** The model for titles and summaries (SPEC §2 "fast" role); the main model when absent. */
     fastModel: z.string().optional(),
     /** Snapshots of the project before changes (SPEC §7); on by default. */

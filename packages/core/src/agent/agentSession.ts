@@ -460,8 +460,11 @@ export class AgentSession {
         return finish("failed", turn.error);
       }
       if (turn.loopWarning) {
+        // The cut-off answer stands; the model is told why and asked again.
         emit({ type: "loop_warning", ...turn.loopWarning });
         this.pushMessage("user", [{ type: "system_reminder", text: turn.loopWarning.message }]);
+        emit({ type: "turn_end", iteration: iterations, toolCalls: 0 });
+        continue;
       }
       const calls = turn.parts.filter((part): part is ToolCallPart => part.type === "tool_call");
       if (calls.length === 0) {
@@ -659,7 +662,7 @@ export class AgentSession {
         tools: specs,
         signal,
       });
-      for await (const event of stream) {
+      streaming: for await (const event of stream) {
         switch (event.type) {
           case "text_delta": {
             text += event.delta;
@@ -669,6 +672,7 @@ export class AgentSession {
               // The answer is repeating itself: keep what came before, stop the stream, warn the model.
               loopWarning = { kind: verdict.kind, count: verdict.count, message: verdict.message };
               repetition.abort();
+              break streaming;
             }
             break;
           }
@@ -721,7 +725,6 @@ export class AgentSession {
       }
     } catch (error) {
       if (loopWarning && !runSignal.aborted) {
-        // Stopped for repeating itself: the text so far stands, half-streamed calls are dropped.
         return { parts: text ? [{ type: "text", text }] : [], text, usage, loopWarning };
       }
       const info = runSignal.aborted
@@ -732,7 +735,9 @@ export class AgentSession {
       // A cancelled stream keeps nothing half-made: calls without results would break the history.
       return { parts: text ? [{ type: "text", text }] : [], text, usage, error: info };
     }
-    return { parts: assemble(), text, usage, ...(loopWarning ? { loopWarning } : {}) };
+    // Stopped for repeating itself: the text so far stands, half-streamed calls are dropped.
+    if (loopWarning) return { parts: text ? [{ type: "text", text }] : [], text, usage, loopWarning };
+    return { parts: assemble(), text, usage };
   }
 
   /** Tells the engine what the user's editor shows (SPEC §6): a full state first, then changes. */

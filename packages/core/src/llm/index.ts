@@ -23,6 +23,7 @@ export {
   readCredentialsFile,
   resolveApiKey,
 } from "./credentials.js";
+export { createEmbedder, type EmbedderSettings } from "./embeddings.js";
 export {
   createModelClient,
   type ModelClientCreation,

@@ -3,7 +3,7 @@ import { createDeepSeek } from "@ai-sdk/deepseek";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
 import type { ParsedModelId, ProviderName } from "./modelId.js";
 
 /**
@@ -56,5 +56,32 @@ export function createLanguageModel(id: ParsedModelId, connection: ProviderConne
         // Without it the servers send no usage in streamed responses.
         includeUsage: true,
       })(id.model);
+  }
+}
+
+/** Builds the AI SDK embedding model for an id; providers without embeddings give undefined. */
+export function createEmbeddingModel(
+  id: ParsedModelId,
+  connection: ProviderConnection,
+): EmbeddingModelV3 | undefined {
+  const baseURL = connection.baseUrl ?? defaultBaseUrls[id.provider];
+  const apiKey = connection.apiKey ?? "";
+  const fetch = connection.fetch;
+  switch (id.provider) {
+    case "openai":
+      return createOpenAI({ baseURL, apiKey, fetch }).embedding(id.model);
+    case "google":
+      return createGoogleGenerativeAI({ baseURL, apiKey, fetch }).embedding(id.model);
+    case "openai-compatible":
+    case "ollama":
+      return createOpenAICompatible({
+        name: id.provider,
+        baseURL,
+        apiKey: connection.apiKey,
+        fetch,
+      }).embeddingModel(id.model);
+    case "anthropic":
+    case "deepseek":
+      return undefined;
   }
 }

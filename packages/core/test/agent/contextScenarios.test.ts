@@ -141,3 +141,44 @@ describe("project rules in a run", () => {
     expect(bodies()[0]!.tools?.map((tool) => tool.function.name)).not.toContain("fetch_rules");
   });
 });
+
+describe("an answer that repeats itself", () => {
+  it("is cut off, kept up to the cut, and the model is told why", async () => {
+    const row = "The same sentence keeps coming back again and again. ";
+    const { session, events } = await start([
+      { text: `Here goes: ${row.repeat(40)}` },
+      { text: "Sorry, done." },
+    ]);
+    const result = await session.send("Say something.");
+    expect(result.status).toBe("completed");
+    expect(result.final).toBe("Sorry, done.");
+    expect(loopWarnings(events)).toEqual(["repeated_content:10"]);
+    const second = JSON.stringify(bodies()[1]!.messages);
+    expect(second).toContain("Here goes:");
+    expect(second.split(row.trim()).length - 1).toBeLessThan(40);
+  });
+});
+
+describe("a provider that says the prompt is too long", () => {
+  it("gets one retry after a forced compaction", async () => {
+    const { session } = await start([
+      { error: { status: 400, message: "This model's maximum context length is 8192 tokens." } },
+      { text: "Answered after compaction." },
+    ]);
+    const result = await session.send("hello");
+    expect(result.status).toBe("completed");
+    expect(result.final).toBe("Answered after compaction.");
+    expect(bodies()).toHaveLength(2);
+  });
+
+  it("fails with E_CONTEXT_OVERFLOW when the retry overflows too", async () => {
+    const overflow = {
+      error: { status: 400, message: "This model's maximum context length is 8192 tokens." },
+    };
+    const { session } = await start([overflow, overflow, { text: "never" }]);
+    const result = await session.send("hello");
+    expect(result.status).toBe("failed");
+    expect(result.error?.code).toBe("E_CONTEXT_OVERFLOW");
+    expect(bodies()).toHaveLength(2);
+  });
+});

@@ -1,6 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { anthropicWire } from "./anthropicWire.js";
+import { embeddingsResponse } from "./embeddings.js";
 import { geminiJsonArrayWire, geminiSseWire } from "./geminiWire.js";
 import { openaiWire } from "./openaiWire.js";
 import { buildReply } from "./reply.js";
@@ -204,14 +205,26 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       recorded.respondedAt = performance.now();
     });
     if (options.recordFile !== undefined) appendFileSync(options.recordFile, `${JSON.stringify(body)}\n`);
-    const endpoint = endpointFor(req.method, new URL(target, "http://127.0.0.1"));
+    const url = new URL(target, "http://127.0.0.1");
+    if (req.method === "POST" && (url.pathname === "/v1/embeddings" || url.pathname === "/embeddings")) {
+      const embedded = isJsonObject(body) ? embeddingsResponse(body) : undefined;
+      if (embedded) sendJson(res, 200, embedded);
+      else
+        sendJson(
+          res,
+          400,
+          openaiWire.errorBody(400, "fake-llm: input must be a string or an array of strings"),
+        );
+      return;
+    }
+    const endpoint = endpointFor(req.method, url);
     if (endpoint === undefined) {
       sendJson(
         res,
         404,
         openaiWire.errorBody(
           404,
-          `fake-llm: no endpoint for ${req.method} ${target}; POST /v1/chat/completions, /v1/messages or /v1beta/models/{model}:streamGenerateContent`,
+          `fake-llm: no endpoint for ${req.method} ${target}; POST /v1/chat/completions, /v1/messages, /v1/embeddings or /v1beta/models/{model}:streamGenerateContent`,
         ),
       );
       return;
