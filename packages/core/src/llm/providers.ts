@@ -32,10 +32,7 @@ export interface ProviderConnection {
 
 /** Builds the AI SDK model for an id. Keys are always passed in: the SDK must not read the environment. */
 export function createLanguageModel(id: ParsedModelId, connection: ProviderConnection): LanguageModelV3 {
-  const baseURL = connection.baseUrl ?? defaultBaseUrls[id.provider];
-  // The SDK falls back to process.env when apiKey is undefined; an empty key fails loudly instead.
-  const apiKey = connection.apiKey ?? "";
-  const fetch = connection.fetch;
+  const { baseURL, apiKey, fetch } = sdkOptions(id, connection);
   switch (id.provider) {
     case "openai":
       // Chat completions rather than the Responses API: it is what OpenAI-style servers share.
@@ -64,9 +61,7 @@ export function createEmbeddingModel(
   id: ParsedModelId,
   connection: ProviderConnection,
 ): EmbeddingModelV3 | undefined {
-  const baseURL = connection.baseUrl ?? defaultBaseUrls[id.provider];
-  const apiKey = connection.apiKey ?? "";
-  const fetch = connection.fetch;
+  const { baseURL, apiKey, fetch } = sdkOptions(id, connection);
   switch (id.provider) {
     case "openai":
       return createOpenAI({ baseURL, apiKey, fetch }).embedding(id.model);
@@ -84,4 +79,14 @@ export function createEmbeddingModel(
     case "deepseek":
       return undefined;
   }
+}
+
+/** What every provider factory is given: the base URL always explicit, the key never absent. */
+function sdkOptions(id: ParsedModelId, connection: ProviderConnection) {
+  return {
+    baseURL: connection.baseUrl ?? defaultBaseUrls[id.provider],
+    // The SDK falls back to process.env when apiKey is undefined; an empty key fails loudly instead.
+    apiKey: connection.apiKey ?? "",
+    fetch: connection.fetch,
+  };
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { DynamicContextInputs } from "../../../src/context/dynamic/dynamicContext.js";
 
 /** What the integrator replaces with the real tokenizer: about four characters a token. */
 export const countTokens = (text: string): number => Math.ceil(text.length / 4);
@@ -42,4 +43,18 @@ export function shownLines(from: number, to: number, prefix = "line"): string {
   const lines: string[] = [];
   for (let line = from; line <= to; line++) lines.push(`${String(line).padStart(6)}|${prefix} ${line}`);
   return lines.join("\n");
+}
+
+/** Inputs for buildDynamicContext in the bed's project: a large budget unless a test says otherwise. */
+export function dynamicInputs(
+  bed: ContextTestBed,
+  overrides: Partial<DynamicContextInputs>,
+): DynamicContextInputs {
+  return {
+    projectRoot: bed.root,
+    budgetTokens: 100_000,
+    countTokens,
+    signal: new AbortController().signal,
+    ...overrides,
+  };
 }

@@ -6,7 +6,13 @@ import {
   type DynamicContextInputs,
 } from "../../../src/context/dynamic/dynamicContext.js";
 import type { CodeSearchIndex } from "../../../src/tools/toolServices.js";
-import { type ContextTestBed, countTokens, createContextTestBed, numberedText } from "./contextTestBed.js";
+import {
+  type ContextTestBed,
+  countTokens,
+  createContextTestBed,
+  dynamicInputs,
+  numberedText,
+} from "./contextTestBed.js";
 
 let bed: ContextTestBed;
 beforeEach(() => {
@@ -14,15 +20,7 @@ beforeEach(() => {
 });
 afterEach(() => bed.cleanup());
 
-function inputs(overrides: Partial<DynamicContextInputs>): DynamicContextInputs {
-  return {
-    projectRoot: bed.root,
-    budgetTokens: 100_000,
-    countTokens,
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
+const inputs = (overrides: Partial<DynamicContextInputs>) => dynamicInputs(bed, overrides);
 
 const oneHitIndex = (calls: string[]): CodeSearchIndex => ({
   search: async (query) => {

@@ -6,7 +6,7 @@ import {
   buildDynamicContext,
   type DynamicContextInputs,
 } from "../../../src/context/dynamic/dynamicContext.js";
-import { type ContextTestBed, countTokens, createContextTestBed } from "./contextTestBed.js";
+import { type ContextTestBed, createContextTestBed, dynamicInputs } from "./contextTestBed.js";
 
 let bed: ContextTestBed;
 beforeEach(() => {
@@ -14,15 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => bed.cleanup());
 
-function inputs(overrides: Partial<DynamicContextInputs>): DynamicContextInputs {
-  return {
-    projectRoot: bed.root,
-    budgetTokens: 100_000,
-    countTokens,
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
+const inputs = (overrides: Partial<DynamicContextInputs>) => dynamicInputs(bed, overrides);
 
 const opened = (...paths: string[]): EditorState => ({
   openFiles: paths.map((p) => ({ path: p })),

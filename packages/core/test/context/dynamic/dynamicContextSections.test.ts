@@ -11,6 +11,7 @@ import {
   type ContextTestBed,
   countTokens,
   createContextTestBed,
+  dynamicInputs,
   numberedText,
   shownLines,
 } from "./contextTestBed.js";
@@ -33,15 +34,7 @@ function fakeIndex(hits: CodeSearchHit[]): CodeSearchIndex & { calls: { query: s
   };
 }
 
-function inputs(overrides: Partial<DynamicContextInputs>): DynamicContextInputs {
-  return {
-    projectRoot: bed.root,
-    budgetTokens: 100_000,
-    countTokens,
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
+const inputs = (overrides: Partial<DynamicContextInputs>) => dynamicInputs(bed, overrides);
 
 describe("buildDynamicContext: sections", () => {
   it("puts every source in its own tagged section, in priority order", async () => {
