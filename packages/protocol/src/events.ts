@@ -142,6 +142,58 @@ export const eventSchema = z.discriminatedUnion("type", [
     count: z.number().int().nonnegative(),
     message: z.string(),
   }),
+  /** The session's todo list changed (SPEC §4 todo_write). */
+  z.object({
+    type: z.literal("todos"),
+    ...base,
+    todos: z.array(
+      z.object({
+        id: z.string(),
+        content: z.string(),
+        status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
+      }),
+    ),
+    /** Done out of live items (cancelled ones count apart). */
+    completed: z.number().int().nonnegative(),
+    live: z.number().int().nonnegative(),
+    cancelled: z.number().int().nonnegative(),
+  }),
+  /** A sub-agent started by a `task` call (SPEC §4). */
+  z.object({
+    type: z.literal("subagent_start"),
+    ...base,
+    subagentId: z.string(),
+    callId: z.string(),
+    agent: z.string(),
+    description: z.string(),
+  }),
+  z.object({
+    type: z.literal("subagent_progress"),
+    ...base,
+    subagentId: z.string(),
+    /** A new model round, or a tool call the sub-agent made. */
+    kind: z.enum(["iteration", "tool"]),
+    iteration: z.number().int().nonnegative(),
+    tool: z.string().optional(),
+    toolState: toolCallStateSchema.optional(),
+  }),
+  z.object({
+    type: z.literal("subagent_finish"),
+    ...base,
+    subagentId: z.string(),
+    status: runEndReasonSchema.or(z.literal("timeout")),
+    iterations: z.number().int().nonnegative(),
+    usage: usageSchema,
+    durationMs: z.number().nonnegative(),
+  }),
+  /** The model asked the user questions (`ask_user`); the run waits for the answers. */
+  z.object({
+    type: z.literal("user_question"),
+    ...base,
+    questionId: z.string(),
+    callId: z.string(),
+    questions: z.array(z.object({ question: z.string(), options: z.array(z.string()).optional() })),
+  }),
   /** Something the user should know that does not stop the run (a checkpoint that failed, storage trouble). */
   z.object({
     type: z.literal("notice"),

@@ -1,11 +1,18 @@
-import type { LatheErrorInfo, Risk } from "@lathe/protocol";
+import type { EventDraft, LatheErrorInfo, Risk } from "@lathe/protocol";
 import type { z } from "zod";
 import type { Assessment } from "../policy/policyTypes.js";
 import type { SandboxContext } from "../policy/sandbox/sandboxTypes.js";
 import type { FileReadLedger } from "./fileReadLedger.js";
 import type { LintBaseline } from "./lints/lintBaseline.js";
 import type { BackgroundTerminals } from "./terminals/backgroundTerminals.js";
-import type { CodeSearchIndex, RuleCatalog } from "./toolServices.js";
+import type {
+  CodeSearchIndex,
+  MemoryBook,
+  RuleCatalog,
+  SubagentLauncher,
+  TodoList,
+  UserQuestions,
+} from "./toolServices.js";
 
 export type ToolKind =
   | "read"
@@ -57,6 +64,16 @@ export interface ToolContext {
   rules?: RuleCatalog;
   /** The project's code index; absent when it is not built (codebase_search says so). */
   codeSearch?: CodeSearchIndex;
+  /** The session's todo list (`todo_write`). */
+  todos?: TodoList;
+  /** Someone who can answer questions; absent in headless runs. */
+  questions?: UserQuestions;
+  /** Memories for later sessions. */
+  memories?: MemoryBook;
+  /** Sub-agents for `task`; absent inside a sub-agent that may not delegate further. */
+  subagents?: SubagentLauncher;
+  /** Emits an engine event on the session's stream (sub-agent progress, todo changes). */
+  emitEvent?: (draft: EventDraft) => void;
 }
 
 export type ToolResult =

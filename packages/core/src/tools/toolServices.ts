@@ -1,3 +1,5 @@
+import type { LatheErrorInfo } from "@lathe/protocol";
+
 /**
  * What some tools need from capabilities that sit above the tool system (context, code
  * intelligence). The interfaces live here so tools never import those capabilities; the agent
@@ -35,4 +37,50 @@ export interface CodeSearchIndex {
     options: { limit: number; paths?: readonly string[] },
     signal: AbortSignal,
   ): Promise<CodeSearchHit[]>;
+}
+
+/** A todo of the session's plan (SPEC §4 `todo_write`). */
+export interface TodoItem {
+  id: string;
+  content: string;
+  status: "pending" | "in_progress" | "completed" | "cancelled";
+}
+
+/** The session's todo list; the engine announces every change to the faces. */
+export interface TodoList {
+  current(): TodoItem[];
+  /** `merge`: items update those of the same id and new ids are added; otherwise the list is replaced. */
+  write(
+    items: readonly TodoItem[],
+    merge: boolean,
+  ): { ok: true; todos: TodoItem[] } | { ok: false; error: LatheErrorInfo };
+}
+
+/** Questions the model puts to the user (`ask_user`); the run waits for the answers. */
+export interface UserQuestions {
+  ask(
+    questions: readonly { question: string; options?: readonly string[] }[],
+    context: { callId: string; signal: AbortSignal },
+  ): Promise<{ ok: true; answers: string[] } | { ok: false; error: LatheErrorInfo }>;
+}
+
+/** Long-lived notes for later sessions (SPEC §4 `update_memory`): per project or for the user. */
+export interface MemoryBook {
+  list(): { id: string; scope: "project" | "user"; content: string }[];
+  add(content: string, scope: "project" | "user"): { id: string };
+  update(id: string, content: string): boolean;
+  remove(id: string): boolean;
+}
+
+/** Runs a sub-agent for the `task` tool (SPEC §4): its own messages, limited tools, bounded time. */
+export interface SubagentLauncher {
+  /** The agents the model may delegate to: built-ins and `.lathe/agents/*.md`. */
+  agents(): { name: string; description: string; readonly: boolean }[];
+  run(
+    request: { agent: string; description: string; prompt: string; callId: string },
+    signal: AbortSignal,
+  ): Promise<
+    | { ok: true; output: string; partial: boolean; iterations: number }
+    | { ok: false; error: LatheErrorInfo; output?: string }
+  >;
 }
