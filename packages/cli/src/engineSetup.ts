@@ -2,7 +2,6 @@ import {
   AgentSession,
   type ApprovalAnswer,
   type ApprovalRequest,
-  builtinTools,
   CodeIndex,
   createEmbedder,
   createModelClient,
@@ -15,12 +14,14 @@ import {
   type Persistence,
   type SessionInfo,
   type SessionStore,
-  ToolRegistry,
+  SqliteMemoryBook,
+  type UserQuestions,
 } from "@lathe/core";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import type { CliArgs } from "./cliArgs.js";
 import { clientFor } from "./modelClients.js";
 import { projectRootFrom } from "./projectRoot.js";
+import { sessionTools } from "./sessionTools.js";
 import type { UserSettings } from "./userSettings.js";
 
 export interface EngineInputs {
@@ -29,6 +30,8 @@ export interface EngineInputs {
   env: Record<string, string | undefined>;
   latheHome: string;
   requestApproval?: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+  /** Answers the model's questions (the terminal chat); absent in headless runs. */
+  askUser?: UserQuestions["ask"];
   /** Problems worth telling the user that do not stop the session (a broken hooks.json). */
   warn?: (message: string) => void;
 }
@@ -110,10 +113,28 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     await persistence.value.close();
     return { ok: false, kind: "usage", error: resumed.error };
   }
-  const registry = new ToolRegistry(builtinTools());
+  const tools = await sessionTools({
+    projectRoot: projectRoot.path,
+    latheHome: inputs.latheHome,
+    settings,
+    env,
+    ...(inputs.warn ? { warn: inputs.warn } : {}),
+  });
+  const registry = tools.registry;
   const summarizer = settings.fastModel ? fastModelClient(settings.fastModel, inputs) : undefined;
   const { codeIndex: indexCode = true, ...contextSettings } = settings.context ?? {};
+  const memories = new SqliteMemoryBook({
+    db: store.db,
+    projectRoot: projectRoot.path,
+    redact: persistence.value.redact,
+  });
   const session = new AgentSession({
+    memories,
+    ...(inputs.askUser ? { askUser: inputs.askUser } : {}),
+    modelFor: (id) => {
+      const client = clientFor(id, inputs);
+      return client.ok ? client.client : undefined;
+    },
     context: {
       ...contextSettings,
       ...(settings.rules ? { userRules: settings.rules } : {}),
@@ -156,6 +177,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     ...(persistence.value.checkpointsOff ? { checkpointsOff: persistence.value.checkpointsOff } : {}),
     async close() {
       await session.dispose();
+      await tools.close();
       await stopTracing();
       await persistence.value.close();
     },

@@ -1,5 +1,6 @@
 import { createInterface, type Interface } from "node:readline/promises";
-import type { AgentSession, ApprovalAnswer, ApprovalRequest } from "@lathe/core";
+import type { AgentSession, ApprovalAnswer, ApprovalRequest, UserQuestions } from "@lathe/core";
+import { errorInfo } from "@lathe/protocol";
 import { textOutput } from "./output/textOutput.js";
 
 /**
@@ -26,6 +27,22 @@ export class InteractiveChat {
     if (/^a(lways)?$/i.test(answer)) return { decision: "accept", always: "project-local" };
     if (/^n(o)?$/i.test(answer)) return { decision: "reject" };
     return { decision: "reject", message: answer };
+  };
+
+  /** `ask_user`: each question on this terminal, with its options numbered; a number picks one. */
+  readonly askUser: UserQuestions["ask"] = async (questions, { signal }) => {
+    const answers: string[] = [];
+    for (const { question, options } of questions) {
+      const choices = options?.map((option, index) => `  ${index + 1}. ${option}`).join("\n");
+      const text = `\n${question}${choices ? `\n${choices}` : ""}\n> `;
+      const answer = (await this.rl.question(text, { signal }).catch(() => undefined))?.trim();
+      if (answer === undefined) {
+        return { ok: false, error: errorInfo("E_CANCELLED", "The question was not answered.") };
+      }
+      const picked = options?.[Number(answer) - 1];
+      answers.push(picked ?? answer);
+    }
+    return { ok: true, answers };
   };
 
   async run(session: AgentSession, banner: string): Promise<number> {

@@ -64,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
     env,
     latheHome,
     requestApproval: chat?.requestApproval,
+    ...(chat ? { askUser: chat.askUser } : {}),
     warn: (message) => stderr(`lathe: ${message}\n`),
   });
   if (!engine.ok) {

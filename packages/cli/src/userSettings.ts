@@ -3,6 +3,11 @@ import { join } from "node:path";
 import { approvalModeSchema } from "@lathe/core";
 import { modeSchema } from "@lathe/protocol";
 import { z } from "zod";
+import {
+  imageGenerationSettingsSchema,
+  webFetchSettingsSchema,
+  webSearchSettingsSchema,
+} from "./webToolSettings.js";
 
 /** `$LATHE_HOME/settings.json`: defaults that command-line flags override. */
 export const userSettingsSchema = z
@@ -28,6 +33,25 @@ export const userSettingsSchema = z
       })
       .optional(),
     logLevel: z.enum(["debug", "info", "warn", "error"]).optional(),
+    /** web_search: provider order, SearXNG address, keys (env and credentials.json work too). */
+    webSearch: webSearchSettingsSchema.optional(),
+    webFetch: webFetchSettingsSchema.optional(),
+    /** generate_image: an OpenAI-compatible images endpoint or a Stable Diffusion WebUI. */
+    imageGeneration: imageGenerationSettingsSchema.optional(),
+    /** browser_use: which Chromium, whether localhost may be opened, timeouts. */
+    browser: z
+      .object({
+        executablePath: z.string().optional(),
+        allowLocalhost: z.boolean().optional(),
+        actionTimeoutMs: z.number().int().positive().optional(),
+        launchTimeoutMs: z.number().int().positive().optional(),
+        maxTextChars: z.number().int().positive().optional(),
+        inlineScreenshotMaxBytes: z.number().int().positive().optional(),
+        viewport: z
+          .object({ width: z.number().int().positive(), height: z.number().int().positive() })
+          .optional(),
+      })
+      .optional(),
     /** The user's own rules, sent with every request of every project (SPEC §6). */
     rules: z.array(z.string()).optional(),
     /** Context engine: a smaller window than the catalog's, compaction and loop thresholds. */

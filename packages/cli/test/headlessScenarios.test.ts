@@ -270,6 +270,11 @@ describe("approvals and modes in headless runs", () => {
       "codebase_search",
       "read_lints",
       "terminal_output",
+      "todo_write",
+      "ask_user",
+      "task",
+      "web_search",
+      "web_fetch",
     ]);
   });
 

@@ -9,6 +9,11 @@ export { prefersApplyPatch, toolsForMode, toolsForRequest } from "./agent/modeTo
 export { openPersistence, type Persistence, type PersistenceSettings } from "./agent/persistence.js";
 export { type ContextSettings, SessionContext } from "./agent/sessionContext.js";
 export { generateSessionTitle } from "./agent/sessionTitle.js";
+export {
+  type AgentDefinition,
+  builtinAgents,
+  loadAgentDefinitions,
+} from "./agent/subagents/agentDefinitions.js";
 export * from "./checkpoint/index.js";
 export * from "./codeIntel/index.js";
 export * from "./context/compaction/index.js";
@@ -20,6 +25,7 @@ export * from "./context/rules/index.js";
 export * from "./context/tokens/index.js";
 export * from "./hooks/index.js";
 export * from "./llm/index.js";
+export * from "./mcp/index.js";
 export * from "./planning/index.js";
 export {
   type ApprovalDecision,
@@ -49,7 +55,16 @@ export type {
 } from "./policy/sandbox/sandboxTypes.js";
 export { isSensitivePath, type SensitivePathOptions, sensitivePathMatch } from "./policy/sensitivePaths.js";
 export * from "./store/index.js";
+export { BrowserSessions } from "./tools/builtin/browserUse/browserSessions.js";
+export { type BrowserSettings, browserDefaults } from "./tools/builtin/browserUse/browserSettings.js";
+export { browserUseTool } from "./tools/builtin/browserUse/browserUse.js";
+export { generateImageTool } from "./tools/builtin/generateImage/generateImage.js";
+export type { ImageGenerationSettings } from "./tools/builtin/generateImage/imageSettings.js";
 export { builtinTools } from "./tools/builtin/index.js";
+export { webFetchTool } from "./tools/builtin/webFetch/webFetch.js";
+export type { WebFetchSettings } from "./tools/builtin/webFetch/webFetchSettings.js";
+export { webSearchTool } from "./tools/builtin/webSearch/webSearch.js";
+export type { WebSearchSettings } from "./tools/builtin/webSearch/webSearchSettings.js";
 export { FileReadLedger } from "./tools/fileReadLedger.js";
 export {
   BackgroundTerminals,
@@ -70,4 +85,14 @@ export {
   runToolBatch,
   type SchedulerDeps,
 } from "./tools/toolScheduler.js";
+export type {
+  CodeSearchHit,
+  CodeSearchIndex,
+  MemoryBook,
+  RuleCatalog,
+  SubagentLauncher,
+  TodoItem,
+  TodoList,
+  UserQuestions,
+} from "./tools/toolServices.js";
 export * from "./trace/index.js";

@@ -42,6 +42,9 @@ export interface ScriptedSessionOptions {
   context?: AgentSessionOptions["context"];
   /** A second scripted server that plays the fast model writing compaction summaries. */
   summarizerTurns?: FakeTurn[];
+  /** A scripted server for agents that name their own model (`model:` in `.lathe/agents/*.md`). */
+  agentModelTurns?: FakeTurn[];
+  subagents?: AgentSessionOptions["subagents"];
 }
 
 export interface ScriptedSession {
@@ -49,6 +52,8 @@ export interface ScriptedSession {
   server: FakeLlm;
   /** The summarizer's server, when `summarizerTurns` were given. */
   summarizerServer?: FakeLlm;
+  /** The agents' model server, when `agentModelTurns` were given. */
+  agentModelServer?: FakeLlm;
   /** Closes the scripted servers. */
   close(): Promise<void>;
   /** Every event the session emitted, in order. */
@@ -86,25 +91,31 @@ export async function startScriptedSession(
     await server.close();
     throw new Error(client.error.message);
   }
+  const clientOf = (of: FakeLlm, id: string) => {
+    const made = createModelClient({
+      modelId: id,
+      baseUrl: `${of.url}${scriptedBasePaths[id.split(":")[0] as keyof typeof scriptedBasePaths] ?? "/v1"}`,
+      apiKey: "scripted-test-key",
+      env: {},
+      latheHome,
+    });
+    if (!made.ok) throw new Error(made.error.message);
+    return made.client;
+  };
   const summarizerServer = options.summarizerTurns
     ? await startFakeLlm({ script: { turns: options.summarizerTurns } })
     : undefined;
-  const summarizer = summarizerServer
-    ? createModelClient({
-        modelId,
-        baseUrl: `${summarizerServer.url}${scriptedBasePaths[provider] ?? "/v1"}`,
-        apiKey: "scripted-test-key",
-        env: {},
-        latheHome,
-      })
+  const agentModelServer = options.agentModelTurns
+    ? await startFakeLlm({ script: { turns: options.agentModelTurns } })
     : undefined;
-  if (summarizer && !summarizer.ok) throw new Error(summarizer.error.message);
   const context = {
     ...options.context,
-    ...(summarizer?.ok ? { summarizer: summarizer.client } : {}),
+    ...(summarizerServer ? { summarizer: clientOf(summarizerServer, modelId) } : {}),
   };
   const session = new AgentSession({
     context,
+    ...(options.subagents ? { subagents: options.subagents } : {}),
+    ...(agentModelServer ? { modelFor: (id: string) => clientOf(agentModelServer, id) } : {}),
     projectRoot,
     latheHome,
     model: client.client,
@@ -123,11 +134,13 @@ export async function startScriptedSession(
   const close = async () => {
     await server.close();
     await summarizerServer?.close();
+    await agentModelServer?.close();
   };
   return {
     session,
     server,
     ...(summarizerServer ? { summarizerServer } : {}),
+    ...(agentModelServer ? { agentModelServer } : {}),
     close,
     events,
     projectRoot,

@@ -78,6 +78,28 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
           ...(event.callId ? { call_id: event.callId } : {}),
         });
         break;
+      case "todos":
+        out({
+          type: "system",
+          subtype: "todos",
+          session_id: sessionId,
+          todos: event.todos,
+          completed: event.completed,
+          live: event.live,
+        });
+        break;
+      case "subagent_start":
+      case "subagent_finish":
+        out({
+          type: "system",
+          subtype: event.type,
+          session_id: sessionId,
+          subagent_id: event.subagentId,
+          ...(event.type === "subagent_start"
+            ? { agent: event.agent, description: event.description, call_id: event.callId }
+            : { status: event.status, iterations: event.iterations, duration_ms: event.durationMs }),
+        });
+        break;
       case "notice":
         out({
           type: "system",

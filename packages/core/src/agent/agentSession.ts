@@ -24,6 +24,8 @@ import type { ConfiguredHook } from "../hooks/hookConfig.js";
 import type { HookEvent, HookEventInput } from "../hooks/hookEvents.js";
 import { runHooks } from "../hooks/runHooks.js";
 import type { ModelClient } from "../llm/modelStream.js";
+import { stopGuard } from "../planning/stopGuard.js";
+import { SessionTodoList, todoProgress } from "../planning/todoList.js";
 import type { ApprovalMode } from "../policy/approvalMode.js";
 import { callSubjects } from "../policy/callSubjects.js";
 import type { PermissionRule } from "../policy/policyTypes.js";
@@ -31,11 +33,12 @@ import { ruleForApproval, saveRule } from "../policy/rules/index.js";
 import { detectSandbox } from "../policy/sandbox/detectSandbox.js";
 import type { SandboxContext, SandboxSettings } from "../policy/sandbox/sandboxTypes.js";
 import type { SessionStore } from "../store/sessionStore.js";
+import { loadTodos, saveTodos } from "../store/todoRecords.js";
 import { FileReadLedger } from "../tools/fileReadLedger.js";
 import { LintBaseline } from "../tools/lints/lintBaseline.js";
 import { BackgroundTerminals } from "../tools/terminals/backgroundTerminals.js";
 import { type AnyTool, defaultOutputLimits, type OutputLimits, readOnlyKinds } from "../tools/tool.js";
-import type { ToolRegistry } from "../tools/toolRegistry.js";
+import { ToolRegistry } from "../tools/toolRegistry.js";
 import {
   type ApprovalAnswer,
   type ApprovalRequest,
@@ -43,11 +46,14 @@ import {
   type PendingCall,
   runToolBatch,
 } from "../tools/toolScheduler.js";
+import type { MemoryBook, TodoItem, UserQuestions } from "../tools/toolServices.js";
 import { EventBus, type EventListener } from "./eventBus.js";
 import { closeInterruptedCalls } from "./interruptedCalls.js";
 import { prefersApplyPatch, toolsForRequest } from "./modeTools.js";
 import { canTransition } from "./runStateMachine.js";
 import { type ContextSettings, type PreparedRequest, SessionContext } from "./sessionContext.js";
+import { type AgentDefinition, builtinAgents, loadAgentDefinitions } from "./subagents/agentDefinitions.js";
+import { type ChildSession, type SubagentSettings, Subagents } from "./subagents/subagents.js";
 
 export interface AgentSessionOptions {
   projectRoot: string;
@@ -81,6 +87,14 @@ export interface AgentSessionOptions {
   checkpoints?: Checkpointer;
   /** Rules, windows, compaction, loop thresholds, dynamic context (SPEC §6). */
   context?: ContextSettings;
+  /** Sub-agents for `task` (SPEC §4); `depth` is this session's own depth (0 for the user's). */
+  subagents?: SubagentSettings & { depth?: number };
+  /** Answers `ask_user` questions; absent in headless runs, where the tool says no one can answer. */
+  askUser?: UserQuestions["ask"];
+  /** Memories kept across sessions (`update_memory`); their text goes into every prompt. */
+  memories?: MemoryBook & { memoriesForPrompt(): string[] };
+  /** A client for another `provider:model` (an agent definition's model); the session's own when absent. */
+  modelFor?: (modelId: string) => ModelClient | undefined;
 }
 
 /** What the session needs of a checkpoint repository (`ShadowRepository` is one). */
@@ -103,6 +117,9 @@ interface QueuedMessage {
   text: string;
   resolve(result: RunResult): void;
 }
+
+/** Hooks that judge tool calls apply inside sub-agents too. */
+const toolHookEvents: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure"]);
 
 /** SPEC §5: an approval nobody answers counts as rejected after five minutes. */
 const defaultApprovalTimeoutMs = 5 * 60_000;
@@ -143,6 +160,13 @@ export class AgentSession {
   private runMessageId = "";
   /** Rules, editor state, token estimates, compaction and loop detection. */
   readonly context: SessionContext;
+  private agentDefinitions: readonly AgentDefinition[] = builtinAgents;
+  private agentsLoaded = false;
+  private readonly subagents?: Subagents;
+  /** The plan the model keeps with todo_write; stored with the session. */
+  readonly todos: SessionTodoList;
+  /** What sub-agents spent during the current tool round, added to the run's usage after it. */
+  private childUsage: Usage = emptyUsage();
 
   constructor(private readonly options: AgentSessionOptions) {
     this.id = options.sessionId ?? newId();
@@ -157,8 +181,31 @@ export class AgentSession {
       ...(options.store ? { store: options.store } : {}),
       fileReads: this.fileReads,
       lints: this.lints,
-      settings: options.context ?? {},
+      settings: {
+        ...options.context,
+        ...(options.memories ? { memories: () => options.memories?.memoriesForPrompt() ?? [] } : {}),
+      },
     });
+    const todoStore = options.store;
+    this.todos = new SessionTodoList({
+      ...(todoStore && options.sessionId ? { initial: loadTodos(todoStore.db, options.sessionId) } : {}),
+      ...(todoStore
+        ? { persist: (todos: TodoItem[]) => this.persist(() => saveTodos(todoStore.db, this.id, todos)) }
+        : {}),
+    });
+    const depth = options.subagents?.depth ?? 0;
+    if (depth < (options.subagents?.maxDepth ?? 2)) {
+      this.subagents = new Subagents({
+        definitions: () => this.agentDefinitions,
+        spawn: (agent, maxIterations) => this.spawnChild(agent, maxIterations, depth + 1),
+        onUsage: (usage) => {
+          this.childUsage = addUsage(this.childUsage, usage);
+          this.totalUsage = addUsage(this.totalUsage, usage);
+        },
+        readOnlyOnly: () => this.mode === "ask" || this.mode === "plan",
+        ...(options.subagents ? { settings: options.subagents } : {}),
+      });
+    }
     const store = options.store;
     if (store) {
       store.ensureSession({
@@ -174,6 +221,56 @@ export class AgentSession {
     if (options.priorUsage) this.totalUsage = options.priorUsage;
     const closing = closeInterruptedCalls(this.messages);
     if (closing) this.pushMessage("tool", closing);
+  }
+
+  /**
+   * A sub-agent's session: fresh messages, the agent's tools (read-only ones only for a read-only
+   * agent, no `task` at the last level), the parent's policy, approvals, sandbox, checkpoints and
+   * tool hooks (session-level hooks belong to the user's session alone).
+   */
+  private spawnChild(agent: AgentDefinition, maxIterations: number, depth: number): ChildSession {
+    const maxDepth = this.options.subagents?.maxDepth ?? 2;
+    const tools = this.options.tools.list().filter((tool) => {
+      if (agent.readonly && !readOnlyKinds.has(tool.kind)) return false;
+      if (agent.tools && !agent.tools.includes(tool.name)) return false;
+      return tool.name !== "task" || depth < maxDepth;
+    });
+    const {
+      store: _store,
+      history: _history,
+      sessionId: _id,
+      priorUsage: _usage,
+      ...inherited
+    } = this.options;
+    return new AgentSession({
+      ...inherited,
+      model: (agent.model ? this.options.modelFor?.(agent.model) : undefined) ?? this.options.model,
+      tools: new ToolRegistry(tools),
+      mode: agent.readonly ? "ask" : "agent",
+      approvalMode: this.approvalMode,
+      rules: this.rules(),
+      maxIterations,
+      subagents: { ...this.options.subagents, depth },
+      ...(this.options.hooks
+        ? { hooks: this.options.hooks.filter((hook) => toolHookEvents.has(hook.event)) }
+        : {}),
+    });
+  }
+
+  /** `.lathe/agents/*.md` beside the built-ins, read at the first message. */
+  private async loadAgents(): Promise<void> {
+    if (this.agentsLoaded) return;
+    this.agentsLoaded = true;
+    const loaded = await loadAgentDefinitions(this.options.projectRoot);
+    this.agentDefinitions = loaded.agents;
+    for (const problem of loaded.errors) {
+      this.bus.emit(this.active?.runId ?? "", {
+        type: "notice",
+        level: "warning",
+        code: "E_INVALID_ARGS",
+        message: `Agent file ${problem.file} skipped: ${problem.message}`,
+      });
+    }
   }
 
   /**
@@ -374,8 +471,18 @@ export class AgentSession {
     let iterations = 0;
     let final = "";
     let stopHookActive = false;
+    let stopGuarded = false;
 
     const finish = (status: RunEndReason, error?: LatheErrorInfo): RunResult => {
+      if (status === "cancelled" && this.todos.cancelAll()) emit(todosEvent(this.todos.current()));
+      const open = this.todos.openItems().length;
+      if (status === "completed" && open > 0) {
+        emit({
+          type: "notice",
+          level: "info",
+          message: `The run ended with ${open} todo${open === 1 ? "" : "s"} still open.`,
+        });
+      }
       setState(status === "loop_detected" ? "failed" : status);
       emit({
         type: "run_complete",
@@ -402,6 +509,7 @@ export class AgentSession {
       emit({ type: "run_complete", reason: "failed", iterations, final, usage: runUsage, durationMs, error });
       return { runId, status: "failed", iterations, final, usage: runUsage, error };
     }
+    await this.loadAgents();
     const attached = await this.context.beginRun(text, {
       mode: this.mode,
       offered: this.offeredTools(),
@@ -469,6 +577,13 @@ export class AgentSession {
       const calls = turn.parts.filter((part): part is ToolCallPart => part.type === "tool_call");
       if (calls.length === 0) {
         emit({ type: "turn_end", iteration: iterations, toolCalls: 0 });
+        const nudge = stopGuard({ todos: this.todos.current(), alreadyNudged: stopGuarded });
+        if (nudge !== undefined) {
+          // Stopping with most of the plan open looks premature: the model is asked once to go on.
+          stopGuarded = true;
+          this.pushMessage("user", [{ type: "system_reminder", text: nudge }]);
+          continue;
+        }
         const stop = await this.stopHooks(stopHookActive, signal);
         if (stop === undefined) return finish("completed");
         // A Stop hook asked for more work (once per run, as in Claude Code): the model hears why.
@@ -499,6 +614,11 @@ export class AgentSession {
           outputLimits: this.options.outputLimits ?? defaultOutputLimits,
           ...(this.context.ruleCatalog ? { rules: this.context.ruleCatalog } : {}),
           ...(this.options.context?.codeIndex ? { codeSearch: this.options.context.codeIndex } : {}),
+          ...(this.subagents ? { subagents: this.subagents } : {}),
+          todos: this.todos,
+          ...(this.options.askUser ? { questions: { ask: this.options.askUser } } : {}),
+          ...(this.options.memories ? { memories: this.options.memories } : {}),
+          emitEvent: emit,
         },
         emit,
         setState,
@@ -521,6 +641,8 @@ export class AgentSession {
             }
           : {}),
       });
+      runUsage = addUsage(runUsage, this.childUsage);
+      this.childUsage = emptyUsage();
       const verdict = await this.afterCalls(calls, results);
       const reminders = verdict.warnings.map((warning) => ({
         type: "system_reminder" as const,
@@ -555,6 +677,8 @@ export class AgentSession {
   private offeredTools(): Set<string> {
     const services: Record<string, boolean> = {
       fetch_rules: (this.context.ruleCatalog?.requestable().length ?? 0) > 0,
+      task: this.subagents !== undefined,
+      update_memory: this.options.memories !== undefined,
       codebase_search: this.options.context?.codeIndex !== undefined,
     };
     const tools = toolsForRequest(this.mode, this.options.model.modelId, this.options.tools.list());
@@ -767,6 +891,10 @@ export class AgentSession {
     this.state = to;
     this.bus.emit(runId, { type: "state_change", from, to });
   }
+}
+
+function todosEvent(todos: TodoItem[]): EventDraft {
+  return { type: "todos", todos, ...todoProgress(todos) };
 }
 
 type LoopWarning = Omit<EventOf<"loop_warning">, "type" | "sessionId" | "runId" | "seq" | "at">;

@@ -2,9 +2,14 @@ import type { Mode } from "@lathe/protocol";
 import { parseModelId } from "../llm/modelId.js";
 import { type AnyTool, readOnlyKinds } from "../tools/tool.js";
 
+/** Tools of a reading kind that can still act on the world: the browser clicks and submits forms. */
+const actsDespiteKind: ReadonlySet<string> = new Set(["browser_use"]);
+
 /** Ask and plan modes never offer a tool that can change anything. */
 export function toolsForMode(mode: Mode, tools: readonly AnyTool[]): AnyTool[] {
-  if (mode === "ask" || mode === "plan") return tools.filter((tool) => readOnlyKinds.has(tool.kind));
+  if (mode === "ask" || mode === "plan") {
+    return tools.filter((tool) => readOnlyKinds.has(tool.kind) && !actsDespiteKind.has(tool.name));
+  }
   return [...tools];
 }
 

@@ -22,6 +22,8 @@ export interface Persistence {
   /** Why there are no checkpoints (the project is `/` or the home directory, or git failed). */
   checkpointsOff?: LatheErrorInfo;
   logger: Logger;
+  /** Scrubs every known API key from a text; whatever else is written goes through it too. */
+  redact: (text: string) => string;
   /** Traces a session's runs to `$LATHE_HOME/traces` and the database; the result stops it. */
   trace(session: AgentSession): () => Promise<void>;
   /** Keeps the checkpoint store under its size cap, then closes the database. */
@@ -56,6 +58,7 @@ export async function openPersistence(
       ...(shadow?.ok ? { checkpoints: shadow.value } : {}),
       ...(shadow && !shadow.ok ? { checkpointsOff: shadow.error } : {}),
       logger,
+      redact,
       trace(session) {
         const tracer = new RunTracer({
           latheHome: settings.latheHome,

@@ -37,6 +37,8 @@ export interface ContextSettings {
   dynamicBudgetTokens?: number;
   /** The project's code index, for codebase_search, @symbol, search results and the repo map. */
   codeIndex?: LiveCodeIndex;
+  /** Memories from earlier sessions, read for each run's prompt. */
+  memories?: () => readonly string[];
   /** `@url` may reach local addresses (a dev server). */
   allowLocalUrls?: boolean;
 }
@@ -74,6 +76,7 @@ export class SessionContext {
   private strategyHint?: string;
   private latestPrompt = "";
   private repoMap = "";
+  private memories: readonly string[] = [];
   /** Ask and plan modes cannot write, so read streaks mean nothing there. */
   private readOnlyMode = false;
   readonly window: number;
@@ -132,6 +135,7 @@ export class SessionContext {
     const level = analyzeTaskComplexity(text).level;
     this.strategyHint = run.mode === "ask" ? undefined : strategyHint(level, run.offered.has("todo_write"));
     this.repoMap = this.repoMapFor();
+    this.memories = this.options.settings.memories?.() ?? [];
     const mentions = parseMentions(text);
     if (mentions.length === 0) return [];
     const resolved = await resolveMentions(mentions, {
@@ -241,6 +245,7 @@ export class SessionContext {
       ...(this.rules ? { requestableRules: this.rules.requestable() } : {}),
       ...(this.strategyHint ? { strategyHint: this.strategyHint } : {}),
       ...(this.repoMap ? { repoMap: this.repoMap } : {}),
+      ...(this.memories.length > 0 ? { memories: this.memories } : {}),
       applyPatch: input.applyPatch,
     });
     const toolsJson = JSON.stringify(input.specs);

@@ -113,12 +113,23 @@ export function authFix(provider: ProviderName, latheHome: string): string {
   return `Set ${vars}, or add {"${provider}": {"apiKey": "…"}} to ${file} (chmod 600), or pass --api-key.`;
 }
 
+/** Keys of the search services web_search can use: secrets like the providers' own. */
+const serviceKeyEnvVars = [
+  "BRAVE_API_KEY",
+  "BRAVE_SEARCH_API_KEY",
+  "TAVILY_API_KEY",
+  "GOOGLE_CSE_API_KEY",
+  "OPENAI_COMPATIBLE_API_KEY",
+];
+
 /**
  * Every API key this process could send: what must never be written to a log, a trace, the
  * session database or an export.
  */
 export function knownSecrets(settings: ApiKeySettings): string[] {
-  const fromEnv = Object.values(apiKeyEnvVars).flatMap((names) => names.map((name) => settings.env[name]));
+  const fromEnv = [...Object.values(apiKeyEnvVars).flat(), ...serviceKeyEnvVars].map(
+    (name) => settings.env[name],
+  );
   const file = readCredentialsFile(settings.latheHome);
   const fromFile = file.ok ? Object.values(file.credentials).map((entry) => entry.apiKey) : [];
   return [settings.apiKey, ...fromEnv, ...fromFile].filter(

@@ -6,3 +6,4 @@ export {
   complexityHints,
   strategyHint,
 } from "./taskComplexity.js";
+export { SessionTodoList, todoProgress } from "./todoList.js";

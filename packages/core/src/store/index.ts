@@ -1,4 +1,5 @@
 export { openDatabase } from "./database.js";
+export { type MemoryEntry, memoryPromptLimits, SqliteMemoryBook } from "./memoryRecords.js";
 export { SessionStore, type SessionStoreOptions, type StoreOutcome } from "./sessionStore.js";
 export { exportSession, importSession } from "./sessionTransfer.js";
 export type {
@@ -9,3 +10,4 @@ export type {
   SessionInfo,
   ToolCallRecord,
 } from "./storeRecords.js";
+export { loadTodos, saveTodos } from "./todoRecords.js";

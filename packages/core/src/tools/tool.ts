@@ -97,6 +97,8 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
    */
   assess?(args: z.infer<Schema>, ctx: Pick<ToolContext, "projectRoot">): Promise<Assessment>;
   timeoutMs: number;
+  /** JSON Schema shown to the model instead of the one derived from `schema` (MCP tools: the server's own). */
+  inputJsonSchema?: Record<string, unknown>;
   /** How output is shortened when over the cap: shell output keeps more of its end. */
   truncation: "head" | "head_tail";
   execute(args: z.infer<Schema>, ctx: ToolContext): Promise<ToolResult>;

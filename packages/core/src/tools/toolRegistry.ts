@@ -99,6 +99,7 @@ export class ToolRegistry {
   }
 
   private inputSchemaOf(tool: AnyTool): Record<string, unknown> {
+    if (tool.inputJsonSchema !== undefined) return tool.inputJsonSchema;
     const cached = this.inputSchemas.get(tool.name);
     if (cached !== undefined) return cached;
     // "input" describes what the model sends: fields with defaults are optional there.

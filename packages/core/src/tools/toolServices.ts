@@ -1,4 +1,4 @@
-import type { LatheErrorInfo } from "@lathe/protocol";
+import type { EventDraft, LatheErrorInfo } from "@lathe/protocol";
 
 /**
  * What some tools need from capabilities that sit above the tool system (context, code
@@ -77,7 +77,14 @@ export interface SubagentLauncher {
   /** The agents the model may delegate to: built-ins and `.lathe/agents/*.md`. */
   agents(): { name: string; description: string; readonly: boolean }[];
   run(
-    request: { agent: string; description: string; prompt: string; callId: string },
+    request: {
+      agent: string;
+      description: string;
+      prompt: string;
+      callId: string;
+      /** Where the sub-agent's progress events go (the parent's stream). */
+      emit?: (draft: EventDraft) => void;
+    },
     signal: AbortSignal,
   ): Promise<
     | { ok: true; output: string; partial: boolean; iterations: number }

@@ -23,6 +23,10 @@ describe("ToolRegistry", () => {
       "terminal_output",
       "terminal_kill",
       "fetch_rules",
+      "todo_write",
+      "ask_user",
+      "update_memory",
+      "task",
     ]);
     expect(tools.get("read_file")?.kind).toBe("read");
     expect(tools.get("nope")).toBeUndefined();
@@ -56,7 +60,7 @@ describe("ToolRegistry", () => {
   it("lists the available tools when nothing is close", () => {
     const result = registry().validate("browse", "{}");
     expect(result.ok || result.error.message).toBe(
-      'Unknown tool "browse". Available tools: read_file, list_directory, glob_search, search_files, codebase_search, read_lints, edit_file, multi_edit, apply_patch, write_file, delete_file, run_terminal_cmd, terminal_output, terminal_kill, fetch_rules.',
+      'Unknown tool "browse". Available tools: read_file, list_directory, glob_search, search_files, codebase_search, read_lints, edit_file, multi_edit, apply_patch, write_file, delete_file, run_terminal_cmd, terminal_output, terminal_kill, fetch_rules, todo_write, ask_user, update_memory, task.',
     );
   });
 

@@ -1,0 +1,64 @@
+import {
+  BrowserSessions,
+  browserUseTool,
+  builtinTools,
+  generateImageTool,
+  loadMcpConfig,
+  McpHub,
+  ToolRegistry,
+  webFetchTool,
+  webSearchTool,
+} from "@lathe/core";
+import type { UserSettings } from "./userSettings.js";
+import { imageGenerationSettings, webFetchSettings, webSearchSettings } from "./webToolSettings.js";
+
+export interface SessionTools {
+  registry: ToolRegistry;
+  /** Stops what the tools started: the browser, MCP servers. */
+  close(): Promise<void>;
+}
+
+/**
+ * The tools of a CLI session: the built-ins, web search and fetch, the browser, image
+ * generation, and the tools of the MCP servers in
+ * `.lathe/mcp.json`, `.cursor/mcp.json` and `$LATHE_HOME/mcp.json`. A server that fails to
+ * start is reported and left out; the session goes on without it.
+ */
+export async function sessionTools(inputs: {
+  projectRoot: string;
+  latheHome: string;
+  settings: UserSettings;
+  env: Record<string, string | undefined>;
+  warn?: (message: string) => void;
+}): Promise<SessionTools> {
+  const browsers = new BrowserSessions();
+  const { settings, env } = inputs;
+  const registry = new ToolRegistry([
+    ...builtinTools(),
+    webSearchTool(() => webSearchSettings(settings.webSearch, env)),
+    webFetchTool(() => webFetchSettings(settings.webFetch)),
+    browserUseTool(() => settings.browser ?? {}, browsers),
+    generateImageTool(() => imageGenerationSettings(settings.imageGeneration, env)),
+  ]);
+  const mcp = loadMcpConfig({
+    projectRoot: inputs.projectRoot,
+    latheHome: inputs.latheHome,
+    env: inputs.env,
+  });
+  for (const problem of mcp.errors) {
+    inputs.warn?.(`mcp: ${problem.file}${problem.server ? ` (${problem.server})` : ""}: ${problem.message}`);
+  }
+  const hub = new McpHub();
+  if (mcp.servers.length > 0) {
+    const { failures } = await hub.start(mcp.servers, AbortSignal.timeout(30_000));
+    for (const failure of failures)
+      inputs.warn?.(`mcp: server ${failure.server} did not start: ${failure.error}`);
+    for (const tool of hub.tools()) registry.register(tool);
+  }
+  return {
+    registry,
+    async close() {
+      await Promise.all([browsers.closeAll(), hub.close()]);
+    },
+  };
+}

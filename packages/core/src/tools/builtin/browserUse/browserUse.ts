@@ -1,0 +1,80 @@
+import { stripVTControlCharacters } from "node:util";
+import { errorInfo, LatheError, type LatheErrorInfo } from "@lathe/protocol";
+import { errors } from "playwright-core";
+import { defineTool, type ToolResult } from "../../tool.js";
+import { toolPrompt } from "../../toolPrompt.js";
+import { actionRisk } from "./actionRisk.js";
+import { type BrowserAction, browserUseSchema } from "./actionSchema.js";
+import type { BrowserSessions } from "./browserSessions.js";
+import { type BrowserSettings, withBrowserDefaults } from "./browserSettings.js";
+import { click, type } from "./interactions.js";
+import { navigate } from "./navigate.js";
+import { getText, readConsole, wait } from "./pageReading.js";
+import type { ActionEnv } from "./pageReport.js";
+import { screenshot } from "./screenshot.js";
+
+/** Playwright appends a call log to its errors; its first lines say what was being waited for. */
+const errorLinesKept = 8;
+/** Room above the actions' own timeouts, so they report first and the scheduler's timeout is a safety net. */
+const schedulerMarginMs = 10_000;
+
+/**
+ * `browser_use`: drives the session's headless Chromium (SPEC §4). `settings` is read on every call,
+ * so a changed setting applies to the next action; `sessions` holds the browsers, which the engine
+ * closes when a session ends.
+ */
+export function browserUseTool(settings: () => BrowserSettings, sessions: BrowserSessions) {
+  const initial = withBrowserDefaults(settings());
+  return defineTool({
+    name: "browser_use",
+    description: toolPrompt(new URL("./browserUse.md", import.meta.url)),
+    schema: browserUseSchema,
+    kind: "fetch",
+    risk: actionRisk,
+    // A navigation may start the browser first; an action may also wait for the one queued before it.
+    timeoutMs: initial.launchTimeoutMs + 2 * initial.actionTimeoutMs + schedulerMarginMs,
+    truncation: "head",
+    execute: async (args, ctx) => {
+      const env: ActionEnv = { sessions, settings: withBrowserDefaults(settings()), ctx };
+      try {
+        return await sessions.run(ctx.sessionId, ctx.signal, () => perform(args, env));
+      } catch (error) {
+        return { ok: false, error: errorInfoOf(error) };
+      }
+    },
+  });
+}
+
+async function perform(args: BrowserAction, env: ActionEnv): Promise<ToolResult> {
+  switch (args.action) {
+    case "navigate":
+      return navigate(args, env);
+    case "click":
+      return click(args, env);
+    case "type":
+      return type(args, env);
+    case "screenshot":
+      return screenshot(args, env);
+    case "get_text":
+      return getText(args, env);
+    case "wait":
+      return wait(args, env);
+    case "console":
+      return readConsole(env);
+    case "close": {
+      const closed = await env.sessions.close(env.ctx.sessionId);
+      return { ok: true, output: closed ? "Closed the browser." : "No browser was open." };
+    }
+  }
+}
+
+function errorInfoOf(error: unknown): LatheErrorInfo {
+  if (error instanceof LatheError) return error.toInfo();
+  // Playwright colours its call log for terminals; the model gets plain text.
+  const message = stripVTControlCharacters(error instanceof Error ? error.message : String(error))
+    .split("\n")
+    .slice(0, errorLinesKept)
+    .join("\n");
+  if (error instanceof errors.TimeoutError) return errorInfo("E_TOOL_TIMEOUT", message);
+  return errorInfo("E_TOOL_EXECUTION", message);
+}

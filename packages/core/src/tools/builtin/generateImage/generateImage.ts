@@ -1,0 +1,129 @@
+import { stat } from "node:fs/promises";
+import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import { z } from "zod";
+import { atomicWriteFile } from "../../../fileSystem/atomicWrite.js";
+import { sha256Hex } from "../../fileReadLedger.js";
+import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
+import { toolPrompt } from "../../toolPrompt.js";
+import { imageFormatNames, sniffImageType, withMatchingExtension } from "./imageFormat.js";
+import type { ImageProvider } from "./imageProvider.js";
+import { type ImageGenerationSettings, imageGenerationDefaults } from "./imageSettings.js";
+import { imageTarget } from "./imageTarget.js";
+import { openAiImages } from "./openAiImages.js";
+import { sdWebUi } from "./sdWebUi.js";
+
+/** Beyond the provider's own limit: decoding and writing the file. */
+const toolGraceMs = 10_000;
+
+const generateImageSchema = z.object({
+  prompt: z.string().min(1).max(4000).describe("What the image should show, in plain words."),
+  path: z
+    .string()
+    .min(1)
+    .describe("Where to save it, inside the project, ending in .png, .jpg, .jpeg or .webp."),
+  size: z
+    .enum(["256x256", "512x512", "1024x1024"])
+    .optional()
+    .describe(`Width x height in pixels (default ${imageGenerationDefaults.size}).`),
+  overwrite: z.boolean().optional().describe("Replace the file if it already exists (default false)."),
+});
+
+type GenerateImageArgs = z.infer<typeof generateImageSchema>;
+
+export const noImageProviderMessage =
+  "no image provider configured: set imageGeneration in settings.json " +
+  '(e.g. {"imageGeneration": {"provider": "openai", "model": "gpt-image-1"}} with OPENAI_API_KEY set, ' +
+  'or {"imageGeneration": {"provider": "sd-webui", "url": "http://127.0.0.1:7860"}}).';
+
+/**
+ * `generate_image`, off until configured (SPEC §4). The integrator registers
+ * `generateImageTool(() => settings.imageGeneration)`.
+ */
+export function generateImageTool(settings: () => ImageGenerationSettings | undefined) {
+  return defineTool({
+    name: "generate_image",
+    description: toolPrompt(new URL("./generateImage.md", import.meta.url)),
+    schema: generateImageSchema,
+    kind: "edit",
+    risk: () => "medium",
+    get timeoutMs() {
+      return (settings()?.timeoutMs ?? imageGenerationDefaults.timeoutMs) + toolGraceMs;
+    },
+    truncation: "head",
+    execute: (args, ctx) => generateImage(args, ctx, settings()),
+  });
+}
+
+async function generateImage(
+  args: GenerateImageArgs,
+  ctx: ToolContext,
+  settings: ImageGenerationSettings | undefined,
+): Promise<ToolResult> {
+  if (settings === undefined) return failure(errorInfo("E_TOOL_EXECUTION", noImageProviderMessage));
+  const overwrite = args.overwrite === true;
+  // Checked before the provider is paid for an image that could not be saved.
+  const requested = await imageTarget(ctx.projectRoot, args.path, overwrite);
+  if (!requested.ok) return failure(requested.error);
+  const provider = providerFor(settings, ctx.latheHome);
+  if (!provider.ok) return failure(provider.error);
+
+  const size = args.size ?? imageGenerationDefaults.size;
+  const generated = await provider.provider.generate(
+    { prompt: args.prompt, size },
+    {
+      signal: ctx.signal,
+      providerLabel: provider.provider.label,
+      fetchOptions: {
+        ...settings.network,
+        timeoutMs: settings.timeoutMs ?? imageGenerationDefaults.timeoutMs,
+        maxBytes: settings.maxBytes ?? imageGenerationDefaults.maxBytes,
+      },
+    },
+  );
+  if (!generated.ok) return failure(generated.error);
+  const mediaType = sniffImageType(generated.bytes);
+  if (mediaType === undefined) {
+    const message = `${provider.provider.label} returned ${generated.bytes.length} bytes that are not a PNG, JPEG or WebP image.`;
+    return failure(errorInfo("E_TOOL_EXECUTION", message));
+  }
+
+  // Checked again: the name may change to fit the format, and a file may have appeared meanwhile.
+  const target = await imageTarget(ctx.projectRoot, withMatchingExtension(args.path, mediaType), overwrite);
+  if (!target.ok) return failure(target.error);
+  await atomicWriteFile(target.path, generated.bytes);
+  const written = await stat(target.path);
+  ctx.fileReads.noteWrite(target.path, {
+    mtimeMs: written.mtimeMs,
+    size: written.size,
+    hash: sha256Hex(generated.bytes),
+  });
+
+  const format = imageFormatNames[mediaType];
+  const renamed =
+    target.relative === requested.relative
+      ? ""
+      : ` (the provider returned a ${format}, so the extension was changed from ${requested.relative})`;
+  const bytes = generated.bytes.length.toLocaleString("en-US");
+  const lines = [
+    `Saved a ${format} image (${bytes} bytes, ${size} requested) to ${target.relative}${renamed}.`,
+  ];
+  if (generated.revisedPrompt !== undefined)
+    lines.push(`The provider rewrote the prompt as: ${generated.revisedPrompt}`);
+  return {
+    ok: true,
+    output: lines.join("\n"),
+    metadata: { path: target.relative, bytes: generated.bytes.length, mediaType },
+  };
+}
+
+function providerFor(
+  settings: ImageGenerationSettings,
+  latheHome: string,
+): { ok: true; provider: ImageProvider } | { ok: false; error: LatheErrorInfo } {
+  if (settings.provider === "sd-webui") return { ok: true, provider: sdWebUi(settings) };
+  return openAiImages(settings, latheHome);
+}
+
+function failure(error: LatheErrorInfo): ToolResult {
+  return { ok: false, error };
+}
