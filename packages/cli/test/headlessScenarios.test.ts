@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlm, type FakeTurn, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeWorkspace, runLathe } from "./latheProcess.js";
+import { headlessArgs, makeWorkspace, runLathe } from "./latheProcess.js";
 
 let server: FakeLlm | undefined;
 afterEach(async () => {
@@ -44,19 +44,7 @@ async function headless(
   server = await startFakeLlm({ script: { turns } });
   const ws = await makeWorkspace(files, fastLlm);
   const run = await runLathe(
-    [
-      "-p",
-      prompt,
-      "--cwd",
-      ws.root,
-      "--model",
-      "openai:gpt-4.1",
-      "--base-url",
-      `${server.url}/v1`,
-      "--output-format",
-      output.format ?? "json",
-      ...extra,
-    ],
+    headlessArgs(prompt, { root: ws.root, serverUrl: server.url, format: output.format ?? "json" }, extra),
     { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key" }, onStdout: output.onStdout },
   );
   const lines = run.stdout

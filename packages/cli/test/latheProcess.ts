@@ -55,3 +55,24 @@ export function runLathe(
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
+
+/** The arguments of a headless run in `root` against a scripted OpenAI-protocol server. */
+export function headlessArgs(
+  prompt: string,
+  at: { root: string; serverUrl: string; format?: "text" | "json" | "stream-json" },
+  extra: string[] = [],
+): string[] {
+  return [
+    "-p",
+    prompt,
+    "--cwd",
+    at.root,
+    "--model",
+    "openai:gpt-4.1",
+    "--base-url",
+    `${at.serverUrl}/v1`,
+    "--output-format",
+    at.format ?? "json",
+    ...extra,
+  ];
+}

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { type FakeLlm, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeWorkspace, runLathe } from "./latheProcess.js";
+import { headlessArgs, makeWorkspace, runLathe } from "./latheProcess.js";
 
 let server: FakeLlm | undefined;
 afterEach(async () => {
@@ -29,19 +29,7 @@ async function runWithMcp(extra: string[]) {
     { sandbox: { mode: "off" }, checkpoints: { enabled: false } },
   );
   const run = await runLathe(
-    [
-      "-p",
-      "Echo hello twice",
-      "--cwd",
-      ws.root,
-      "--model",
-      "openai:gpt-4.1",
-      "--base-url",
-      `${server.url}/v1`,
-      "--output-format",
-      "json",
-      ...extra,
-    ],
+    headlessArgs("Echo hello twice", { root: ws.root, serverUrl: server.url, format: "json" }, extra),
     { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key" } },
   );
   const chat = server.requests.map(

@@ -1,6 +1,6 @@
 import { type FakeLlm, type FakeTurn, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeWorkspace, runLathe } from "./latheProcess.js";
+import { headlessArgs, makeWorkspace, runLathe } from "./latheProcess.js";
 
 let server: FakeLlm | undefined;
 afterEach(async () => {
@@ -42,18 +42,7 @@ describe("todos in stream-json output", () => {
     server = await startFakeLlm({ script: { turns: script() } });
     const ws = await makeWorkspace({}, { sandbox: { mode: "off" }, checkpoints: { enabled: false } });
     const run = await runLathe(
-      [
-        "-p",
-        "Build it in five steps",
-        "--cwd",
-        ws.root,
-        "--model",
-        "openai:gpt-4.1",
-        "--base-url",
-        `${server.url}/v1`,
-        "--output-format",
-        "stream-json",
-      ],
+      headlessArgs("Build it in five steps", { root: ws.root, serverUrl: server.url, format: "stream-json" }),
       { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key" } },
     );
     expect(run.code).toBe(0);

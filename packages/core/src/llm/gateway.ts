@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LanguageModelV3StreamPart, LanguageModelV3Usage } from "@ai-sdk/provider";
 import { LatheError, type LatheErrorInfo, type Usage } from "@lathe/protocol";
+import { untilAborted } from "../cancellation/untilAborted.js";
 import { catalogWith, costOf, type ModelCatalog, type ModelInfo, shippedCatalog } from "./catalog.js";
 import { type KeySource, resolveApiKey } from "./credentials.js";
 import { type ParsedModelId, type ProviderName, parseModelId } from "./modelId.js";
@@ -356,25 +357,6 @@ class ResponseWatch {
 
 function cancelled(cause: unknown): LatheError {
   return new LatheError("E_CANCELLED", "Cancelled by the user.", { cause });
-}
-
-/** Settles with the promise, or rejects as soon as the signal aborts (the SDK does not always notice in time). */
-function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    Promise.resolve(promise).then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 async function pause(ms: number, signal: AbortSignal): Promise<void> {

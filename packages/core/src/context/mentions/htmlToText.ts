@@ -1,15 +1,4 @@
-const namedEntities: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-  mdash: "—",
-  ndash: "–",
-  hellip: "…",
-  copy: "©",
-};
+import { decodeHtmlEntities } from "../../tools/builtin/webFetch/htmlEntities.js";
 
 /** Elements whose content is never text a reader sees. */
 const hiddenElements = /<(script|style|noscript|template|svg|head)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
@@ -31,23 +20,12 @@ export function htmlToText(html: string): { title: string | undefined; text: str
     .replace(blockTags, "\n")
     .replace(/<[^>]*>/g, "")
     .replace(/[ \t\f\v\r]+/g, " ");
-  const lines = decodeEntities(text)
+  const lines = decodeHtmlEntities(text)
     .split("\n")
     .map((line) => line.trim())
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
-  const cleanTitle = title === undefined ? undefined : decodeEntities(title).replace(/\s+/g, " ").trim();
+  const cleanTitle = title === undefined ? undefined : decodeHtmlEntities(title).replace(/\s+/g, " ").trim();
   return { title: cleanTitle || undefined, text: lines };
-}
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, body: string) => {
-    if (body.startsWith("#")) {
-      const code =
-        body[1] === "x" || body[1] === "X" ? Number.parseInt(body.slice(2), 16) : Number(body.slice(1));
-      return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    }
-    return namedEntities[body.toLowerCase()] ?? entity;
-  });
 }

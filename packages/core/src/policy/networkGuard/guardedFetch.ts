@@ -1,4 +1,5 @@
 import { errorInfo, LatheError, type LatheErrorInfo } from "@lathe/protocol";
+import { untilAborted } from "../../cancellation/untilAborted.js";
 import { checkUrl, type NetworkGuardOptions } from "./checkUrl.js";
 import { type ExchangeRequest, sendRequest } from "./httpExchange.js";
 import { isRedirect, redirectedRequest } from "./redirects.js";
@@ -130,25 +131,6 @@ function parseLocation(location: string, base: URL): URL | undefined {
 /** Says which hop failed, since the caller only knows the first URL. */
 function onRedirect(error: LatheErrorInfo, from: string): LatheErrorInfo {
   return { ...error, message: `Redirect from ${from} not followed: ${error.message}` };
-}
-
-/** Waits for `promise` unless `signal` fires first; resolution cannot be cancelled, only abandoned. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** Names the system error (`ECONNREFUSED 127.0.0.2:8080`) rather than only Node's wording. */

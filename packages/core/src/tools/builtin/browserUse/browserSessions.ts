@@ -1,6 +1,6 @@
 import { LatheError } from "@lathe/protocol";
 import { chromium } from "playwright-core";
-import { cancelledError, untilAborted } from "./abortable.js";
+import { cancelledError, untilCancelled } from "./abortable.js";
 import type { ResolvedBrowserSettings } from "./browserSettings.js";
 import {
   allowancesOf,
@@ -48,7 +48,7 @@ export class BrowserSessions {
     void done.then(() => {
       if (this.turns.get(sessionId) === done) this.turns.delete(sessionId);
     });
-    return untilAborted(result, signal);
+    return untilCancelled(result, signal);
   }
 
   /** The session's page, starting the browser, or a new page, when there is none that works. */

@@ -1,3 +1,4 @@
+import { decodeHtmlEntities } from "../webFetch/htmlEntities.js";
 export interface SearchResult {
   title: string;
   url: string;
@@ -43,37 +44,13 @@ export function formatResults(results: readonly SearchResult[]): string {
     .join("\n");
 }
 
-const namedEntities: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-};
-
 /** Some providers (Brave) highlight matches with `<strong>` and escape text as HTML. */
 function plainText(html: string): string {
-  return oneLine(
-    html
-      .replace(/<[^>]*>/g, "")
-      .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => decodeEntity(entity, name)),
-  );
+  return oneLine(decodeHtmlEntities(html.replace(/<[^>]*>/g, "")));
 }
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
-}
-
-function decodeEntity(entity: string, name: string): string {
-  const lower = name.toLowerCase();
-  if (lower.startsWith("#")) {
-    const code = lower.startsWith("#x")
-      ? Number.parseInt(lower.slice(2), 16)
-      : Number.parseInt(lower.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-  }
-  return namedEntities[lower] ?? entity;
 }
 
 function clip(text: string, max: number): string {
