@@ -14,8 +14,7 @@ export default function verify({ projectRoot, result, events, exists, toolCalls 
     if (!exists(path)) failures.push(`${path} is missing`);
   const todos = events.filter((event) => event.type === "todos");
   const last = todos.at(-1);
-  if (last?.completed !== 4 || last.live !== 4)
-    failures.push("the four todos did not all end completed");
+  if (last?.completed !== 4 || last.live !== 4) failures.push("the four todos did not all end completed");
   if (todos.length !== 5) failures.push(`expected 5 todo updates, saw ${todos.length}`);
   const run = spawnSync(process.execPath, ["--test"], {
     cwd: projectRoot,
