@@ -36,6 +36,8 @@ export const evalCaseSchema = z
     expectedIterations: z.number().int().positive(),
     /** A smaller context window than the model's, for the context cases. */
     contextWindow: z.number().int().positive().optional(),
+    /** The user presses Stop this long after the Nth tool call starts executing (AC-10). */
+    cancelAfterToolStarts: z.number().int().positive().optional(),
     /** What the user's editor shows when the task is sent (open files, diagnostics). */
     editor: editorStateSchema.optional(),
   })

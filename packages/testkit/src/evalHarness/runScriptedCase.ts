@@ -63,7 +63,13 @@ export async function runScriptedCase(evalCase: EvalCase): Promise<CaseOutcome> 
       const applied = scripted.session.updateEditor({ full: evalCase.editor });
       if (!applied.ok) throw new Error(`${evalCase.id}: editor state refused: ${applied.error.message}`);
     }
+    const stopAt = evalCase.cancelAfterToolStarts;
+    let started = 0;
+    const unsubscribe = scripted.session.subscribe((event) => {
+      if (event.type === "tool_executing" && ++started === stopAt) setTimeout(() => scripted.session.cancel(), 200);
+    });
     const result = await scripted.session.send(evalCase.prompt);
+    unsubscribe();
     const wallMs = Math.round(performance.now() - started);
     const toolCalls = collectToolCalls(scripted.session.messages);
     const verify = await loadVerify(evalCase.verifyPath);
