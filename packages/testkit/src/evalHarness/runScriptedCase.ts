@@ -64,9 +64,10 @@ export async function runScriptedCase(evalCase: EvalCase): Promise<CaseOutcome> 
       if (!applied.ok) throw new Error(`${evalCase.id}: editor state refused: ${applied.error.message}`);
     }
     const stopAt = evalCase.cancelAfterToolStarts;
-    let started = 0;
+    let toolStarts = 0;
     const unsubscribe = scripted.session.subscribe((event) => {
-      if (event.type === "tool_executing" && ++started === stopAt) setTimeout(() => scripted.session.cancel(), 200);
+      if (event.type === "tool_executing" && ++toolStarts === stopAt)
+        setTimeout(() => scripted.session.cancel(), 200);
     });
     const result = await scripted.session.send(evalCase.prompt);
     unsubscribe();
