@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { loadEvalCases, runScriptedCase } from "@lathe/testkit";
+import { loadEvalCases, runEvalCase } from "@lathe/testkit";
 import { describe, expect, it } from "vitest";
 
 const casesDir = fileURLToPath(new URL("./cases", import.meta.url));
@@ -9,8 +9,10 @@ const cases = loadEvalCases(casesDir);
 // model would do (mistakes included), over HTTP; verify.mjs judges the outcome.
 describe("evaluation cases with scripted models", () => {
   it.each(cases.map((c) => [`${c.id} ${c.title}`, c] as const))("%s", async (_name, evalCase) => {
-    const outcome = await runScriptedCase(evalCase);
+    const outcome = await runEvalCase(evalCase);
     expect(outcome.failures).toEqual([]);
     expect(outcome.result.iterations).toBe(evalCase.expectedIterations);
+    // A competent model's script scores full marks on completion and efficiency.
+    expect([outcome.scores.completion, outcome.scores.efficiency]).toEqual([10, 10]);
   });
 });

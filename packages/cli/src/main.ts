@@ -3,6 +3,7 @@ import { detectSandbox, noProviderHelp, probeLocalProviders } from "@lathe/core"
 import { runCheckpointsCommand } from "./checkpointsCommand.js";
 import { type OutputFormat, parseCliArgs, usage } from "./cliArgs.js";
 import { type EngineSetup, setUpEngine } from "./engineSetup.js";
+import { runEvalCommand } from "./evalCommand.js";
 import { exitCodes } from "./exitCodes.js";
 import { runHeadless } from "./headlessRun.js";
 import { InteractiveChat } from "./interactiveChat.js";
@@ -27,6 +28,7 @@ const subcommands = new Map<string, (argv: string[]) => Promise<number>>([
     "checkpoints",
     (argv) => runCheckpointsCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr }),
   ],
+  ["eval", (argv) => runEvalCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
   ["trace", (argv) => runTraceCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
 ]);
 

@@ -1,10 +1,12 @@
+export { type CaseScores, scoreCase } from "./evalHarness/caseScores.js";
 export { type EvalCase, type EvalCaseSpec, evalCaseSchema, loadEvalCases } from "./evalHarness/evalCase.js";
 export {
+  type CaseModel,
   type CaseOutcome,
   type CaseToolCall,
-  runScriptedCase,
+  runEvalCase,
   type VerifyContext,
-} from "./evalHarness/runScriptedCase.js";
+} from "./evalHarness/runEvalCase.js";
 export { requestTokens } from "./fakeLlm/requestSize.js";
 export { type FakeScript, type FakeTurn, fakeScriptSchema, fakeTurnSchema } from "./fakeLlm/script.js";
 export { type FakeLlm, type FakeLlmOptions, type RecordedRequest, startFakeLlm } from "./fakeLlm/server.js";

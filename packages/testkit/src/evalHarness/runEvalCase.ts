@@ -2,10 +2,19 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ApprovalAnswer, RunResult } from "@lathe/core";
+import {
+  AgentSession,
+  type AgentSessionOptions,
+  type ApprovalAnswer,
+  builtinTools,
+  type ModelClient,
+  type RunResult,
+  ToolRegistry,
+} from "@lathe/core";
 import type { LatheEvent, Message, ToolResultStatus } from "@lathe/protocol";
 import { requestTokens } from "../fakeLlm/requestSize.js";
-import { startScriptedSession } from "../scriptedSession.js";
+import { type ScriptedSession, startScriptedSession } from "../scriptedSession.js";
+import { type CaseScores, scoreCase } from "./caseScores.js";
 import type { EvalCase } from "./evalCase.js";
 
 export interface CaseToolCall {
@@ -13,6 +22,7 @@ export interface CaseToolCall {
   arguments: unknown;
   status: ToolResultStatus;
   output: string;
+  errorCode?: string;
 }
 
 /** What a case's `verify.mjs` receives; it returns the list of failures (empty = pass). */
@@ -38,26 +48,41 @@ export interface CaseOutcome {
   result: RunResult;
   toolCalls: CaseToolCall[];
   wallMs: number;
+  scores: CaseScores;
 }
 
-/** Runs one case against its scripted model, over HTTP, in a fresh copy of its fixture. */
-export async function runScriptedCase(evalCase: EvalCase): Promise<CaseOutcome> {
+/** Where a case's answers come from: its scripted model, or a real one. */
+export type CaseModel = { kind: "scripted" } | { kind: "real"; client: ModelClient };
+
+/** Runs one case against its scripted model over HTTP (the default) or a real model, in a fresh copy of its fixture. */
+export async function runEvalCase(
+  evalCase: EvalCase,
+  model: CaseModel = { kind: "scripted" },
+): Promise<CaseOutcome> {
   const projectRoot = realpathSync(mkdtempSync(join(tmpdir(), `lathe-eval-${evalCase.id}-`)));
   if (evalCase.fixtureDir) copyFixture(evalCase.fixtureDir, projectRoot);
   const answers = [...evalCase.approvals];
   const started = performance.now();
-  const scripted = await startScriptedSession(evalCase.scriptedTurns, {
+  const options = {
     projectRoot,
     mode: evalCase.mode,
     approvalMode: evalCase.approvalMode,
     ...(evalCase.maxIterations ? { maxIterations: evalCase.maxIterations } : {}),
     ...(evalCase.contextWindow ? { context: { window: evalCase.contextWindow } } : {}),
-    ...(evalCase.summarizerTurns ? { summarizerTurns: evalCase.summarizerTurns } : {}),
     requestApproval: async (): Promise<ApprovalAnswer> =>
       answers.shift() === "accept"
         ? { decision: "accept" }
         : { decision: "reject", message: "The user rejected this in the evaluation script." },
-  });
+  };
+  const scripted: CaseSession =
+    model.kind === "scripted"
+      ? scriptedCaseSession(
+          await startScriptedSession(evalCase.scriptedTurns, {
+            ...options,
+            ...(evalCase.summarizerTurns ? { summarizerTurns: evalCase.summarizerTurns } : {}),
+          }),
+        )
+      : realModelSession(model.client, options);
   try {
     if (evalCase.editor) {
       const applied = scripted.session.updateEditor({ full: evalCase.editor });
@@ -82,14 +107,75 @@ export async function runScriptedCase(evalCase: EvalCase): Promise<CaseOutcome> 
       read: (path) =>
         existsSync(join(projectRoot, path)) ? readFileSync(join(projectRoot, path), "utf8") : undefined,
       exists: (path) => existsSync(join(projectRoot, path)),
-      requests: scripted.server.requests.map((request) => request.body),
+      requests: scripted.requests(),
       requestTokens,
       ...(evalCase.contextWindow ? { contextWindow: evalCase.contextWindow } : {}),
     });
-    return { id: evalCase.id, pass: failures.length === 0, failures, result, toolCalls, wallMs };
+    const pass = failures.length === 0;
+    return {
+      id: evalCase.id,
+      pass,
+      failures,
+      result,
+      toolCalls,
+      wallMs,
+      scores: scoreCase(evalCase, { pass, result, toolCalls }),
+    };
   } finally {
     await scripted.close();
   }
+}
+
+/** A session a case runs in, whichever model answers it. */
+interface CaseSession {
+  session: AgentSession;
+  events: LatheEvent[];
+  /** What the model was sent, as request bodies (OpenAI chat shape for real models). */
+  requests(): unknown[];
+  close(): Promise<void>;
+}
+
+function scriptedCaseSession(scripted: ScriptedSession): CaseSession {
+  return {
+    session: scripted.session,
+    events: scripted.events,
+    requests: () => scripted.server.requests.map((request) => request.body),
+    close: () => scripted.close(),
+  };
+}
+
+/** A real model behind the same session the scripted cases get; what it is sent is recorded. */
+function realModelSession(
+  client: ModelClient,
+  options: Omit<AgentSessionOptions, "latheHome" | "model" | "tools">,
+): CaseSession {
+  const sent: unknown[] = [];
+  const recording: ModelClient = {
+    modelId: client.modelId,
+    stream(request) {
+      sent.push({
+        messages: [
+          { role: "system", content: request.system },
+          ...request.messages.map((message) => ({
+            role: message.role,
+            content: JSON.stringify(message.parts),
+          })),
+        ],
+        tools: request.tools,
+      });
+      return client.stream(request);
+    },
+  };
+  const latheHome = mkdtempSync(join(tmpdir(), "lathe-eval-home-"));
+  const session = new AgentSession({
+    ...options,
+    latheHome,
+    model: recording,
+    tools: new ToolRegistry(builtinTools()),
+  });
+  const events: LatheEvent[] = [];
+  session.subscribe((event) => events.push(event));
+  return { session, events, requests: () => sent, close: () => session.dispose() };
 }
 
 /**
@@ -119,6 +205,14 @@ function collectToolCalls(messages: readonly Message[]): CaseToolCall[] {
     if (part.type !== "tool_call") return [];
     const result = parts.find((p) => p.type === "tool_result" && p.callId === part.callId);
     if (result?.type !== "tool_result") return [];
-    return [{ name: part.name, arguments: part.arguments, status: result.status, output: result.output }];
+    return [
+      {
+        name: part.name,
+        arguments: part.arguments,
+        status: result.status,
+        output: result.output,
+        ...(result.error ? { errorCode: result.error.code } : {}),
+      },
+    ];
   });
 }
