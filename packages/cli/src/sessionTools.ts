@@ -2,9 +2,9 @@ import {
   BrowserSessions,
   browserUseTool,
   builtinTools,
+  createMcpHub,
   generateImageTool,
   loadMcpConfig,
-  McpHub,
   ToolRegistry,
   webFetchTool,
   webSearchTool,
@@ -48,8 +48,8 @@ export async function sessionTools(inputs: {
   for (const problem of mcp.errors) {
     inputs.warn?.(`mcp: ${problem.file}${problem.server ? ` (${problem.server})` : ""}: ${problem.message}`);
   }
-  const hub = new McpHub();
-  if (mcp.servers.length > 0) {
+  const hub = mcp.servers.length > 0 ? await createMcpHub() : undefined;
+  if (hub) {
     const { failures } = await hub.start(mcp.servers, AbortSignal.timeout(30_000));
     for (const failure of failures)
       inputs.warn?.(`mcp: server ${failure.server} did not start: ${failure.error}`);
@@ -58,7 +58,7 @@ export async function sessionTools(inputs: {
   return {
     registry,
     async close() {
-      await Promise.all([browsers.closeAll(), hub.close()]);
+      await Promise.all([browsers.closeAll(), hub?.close()]);
     },
   };
 }

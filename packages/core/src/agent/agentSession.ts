@@ -549,7 +549,9 @@ export class AgentSession {
       forceCompaction = false;
       const turn = await this.streamTurn(prepared, specs, signal, emit);
       if (turn.usage) {
-        this.context.ledger.calibrate(prepared.estimatedInputTokens, turn.usage.inputTokens);
+        if (prepared.estimatedInputTokens !== undefined) {
+          this.context.ledger.calibrate(prepared.estimatedInputTokens, turn.usage.inputTokens);
+        }
         runUsage = addUsage(runUsage, turn.usage);
         this.totalUsage = addUsage(this.totalUsage, turn.usage);
         emit({ type: "usage", usage: turn.usage, total: this.totalUsage });

@@ -46,8 +46,8 @@ export interface ContextSettings {
 export interface PreparedRequest {
   system: string;
   messages: Message[];
-  /** The tokenizer's estimate of the whole request, corrected by what providers reported before. */
-  estimatedInputTokens: number;
+  /** The tokenizer's estimate of the whole request, corrected by what providers reported before; absent when the request was too small to count. */
+  estimatedInputTokens?: number;
   /** Set when this request compacted the history: the summary (if any) to store, and the event facts. */
   compaction?: { summary?: Message; report: CompactionReport; durationMs: number };
 }
@@ -223,7 +223,10 @@ export class SessionContext {
       lintBaseline: this.options.lints,
       recentEdits: this.recentEdits,
       query: this.latestPrompt,
-      ...(this.options.settings.codeIndex ? { codeSearch: this.options.settings.codeIndex } : {}),
+      // Only an index already built: building one is the user's search's job, not every request's.
+      ...(this.options.settings.codeIndex?.fileCount !== undefined
+        ? { codeSearch: this.options.settings.codeIndex }
+        : {}),
       budgetTokens: dynamicBudget,
       countTokens,
       fileReads: this.options.fileReads,
@@ -250,6 +253,14 @@ export class SessionContext {
     });
     const toolsJson = JSON.stringify(input.specs);
     const started = performance.now();
+    const settings = { window: this.window, ...this.options.settings.compaction };
+    // A token is at least one character, so a request with fewer characters than the threshold
+    // in tokens cannot need compaction: short sessions are never counted (nor the tokenizer loaded).
+    const chars = system.length + dynamic.text.length + toolsJson.length + historyChars(input.history);
+    if (!input.force && chars < settings.window * (settings.threshold ?? 0.8)) {
+      const messages = withDynamicContext(viewForRequest(input.history, this.compactionState), dynamic.text);
+      return { system, messages };
+    }
     const compacted = await compact({
       history: input.history,
       state: this.compactionState,
@@ -292,6 +303,19 @@ function withDynamicContext(messages: Message[], text: string): Message[] {
   const last = messages.at(-1);
   if (!text || !last) return messages;
   return [...messages.slice(0, -1), { ...last, parts: [...last.parts, { type: "system_reminder", text }] }];
+}
+
+/** Characters of what the history sends: a cheap upper bound on its tokens. */
+function historyChars(history: readonly Message[]): number {
+  let chars = 0;
+  for (const message of history) {
+    for (const part of message.parts) {
+      if (part.type === "tool_call") chars += part.rawArguments.length + part.name.length;
+      else if (part.type === "file") chars += part.data?.length ?? part.path.length;
+      else chars += part.type === "tool_result" ? part.output.length : part.text.length;
+    }
+  }
+  return chars;
 }
 
 function pathOf(args: unknown): string | undefined {

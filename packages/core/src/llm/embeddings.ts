@@ -1,7 +1,7 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { resolveApiKey } from "./credentials.js";
 import { parseModelId } from "./modelId.js";
-import { createEmbeddingModel } from "./providers.js";
+import { createEmbeddingModel, offersEmbeddings } from "./providers.js";
 
 export interface EmbedderSettings {
   /** `provider:model`, e.g. `openai:text-embedding-3-small` or `ollama:nomic-embed-text`. */
@@ -31,11 +31,7 @@ export function createEmbedder(
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
   });
   if (!key.ok) return key;
-  const model = createEmbeddingModel(id, {
-    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
-    ...(key.apiKey ? { apiKey: key.apiKey } : {}),
-  });
-  if (!model) {
+  if (!offersEmbeddings(id.provider)) {
     return {
       ok: false,
       error: errorInfo(
@@ -47,6 +43,10 @@ export function createEmbedder(
   return {
     ok: true,
     embed: async (texts) => {
+      const model = await createEmbeddingModel(id, {
+        ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+        ...(key.apiKey ? { apiKey: key.apiKey } : {}),
+      });
       const batch = (await model.maxEmbeddingsPerCall) ?? defaultBatch;
       const vectors: number[][] = [];
       for (let start = 0; start < texts.length; start += batch) {

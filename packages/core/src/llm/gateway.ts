@@ -189,7 +189,7 @@ class GatewayClient implements ModelClient {
   ): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const watch = new ResponseWatch(this.retry);
     const signal = AbortSignal.any([request.signal, watch.signal]);
-    const model = createLanguageModel(target.id, {
+    const model = await createLanguageModel(target.id, {
       baseUrl: target.baseUrl,
       apiKey: target.apiKey,
       fetch: watch.fetch,

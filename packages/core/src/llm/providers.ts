@@ -1,8 +1,3 @@
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createDeepSeek } from "@ai-sdk/deepseek";
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
 import type { ParsedModelId, ProviderName } from "./modelId.js";
 
@@ -30,21 +25,37 @@ export interface ProviderConnection {
   fetch?: typeof fetch;
 }
 
-/** Builds the AI SDK model for an id. Keys are always passed in: the SDK must not read the environment. */
-export function createLanguageModel(id: ParsedModelId, connection: ProviderConnection): LanguageModelV3 {
+/**
+ * Builds the AI SDK model for an id. Keys are always passed in: the SDK must not read the
+ * environment. Each provider's package is loaded when first used, so starting Lathe loads only
+ * the one the session talks to.
+ */
+export async function createLanguageModel(
+  id: ParsedModelId,
+  connection: ProviderConnection,
+): Promise<LanguageModelV3> {
   const { baseURL, apiKey, fetch } = sdkOptions(id, connection);
   switch (id.provider) {
-    case "openai":
+    case "openai": {
+      const { createOpenAI } = await import("@ai-sdk/openai");
       // Chat completions rather than the Responses API: it is what OpenAI-style servers share.
       return createOpenAI({ baseURL, apiKey, fetch }).chat(id.model);
-    case "anthropic":
+    }
+    case "anthropic": {
+      const { createAnthropic } = await import("@ai-sdk/anthropic");
       return createAnthropic({ baseURL, apiKey, fetch })(id.model);
-    case "google":
+    }
+    case "google": {
+      const { createGoogleGenerativeAI } = await import("@ai-sdk/google");
       return createGoogleGenerativeAI({ baseURL, apiKey, fetch })(id.model);
-    case "deepseek":
+    }
+    case "deepseek": {
+      const { createDeepSeek } = await import("@ai-sdk/deepseek");
       return createDeepSeek({ baseURL, apiKey, fetch })(id.model);
+    }
     case "openai-compatible":
-    case "ollama":
+    case "ollama": {
+      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
       return createOpenAICompatible({
         name: id.provider,
         baseURL,
@@ -53,31 +64,40 @@ export function createLanguageModel(id: ParsedModelId, connection: ProviderConne
         // Without it the servers send no usage in streamed responses.
         includeUsage: true,
       })(id.model);
+    }
   }
 }
 
-/** Builds the AI SDK embedding model for an id; providers without embeddings give undefined. */
-export function createEmbeddingModel(
+/** Whether a provider offers embedding models at all. */
+export function offersEmbeddings(provider: ParsedModelId["provider"]): boolean {
+  return provider !== "anthropic" && provider !== "deepseek";
+}
+
+/** Builds the AI SDK embedding model for an id of a provider that `offersEmbeddings`. */
+export async function createEmbeddingModel(
   id: ParsedModelId,
   connection: ProviderConnection,
-): EmbeddingModelV3 | undefined {
+): Promise<EmbeddingModelV3> {
   const { baseURL, apiKey, fetch } = sdkOptions(id, connection);
   switch (id.provider) {
-    case "openai":
-      return createOpenAI({ baseURL, apiKey, fetch }).embedding(id.model);
-    case "google":
+    case "google": {
+      const { createGoogleGenerativeAI } = await import("@ai-sdk/google");
       return createGoogleGenerativeAI({ baseURL, apiKey, fetch }).embedding(id.model);
+    }
     case "openai-compatible":
-    case "ollama":
+    case "ollama": {
+      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
       return createOpenAICompatible({
         name: id.provider,
         baseURL,
         apiKey: connection.apiKey,
         fetch,
       }).embeddingModel(id.model);
-    case "anthropic":
-    case "deepseek":
-      return undefined;
+    }
+    default: {
+      const { createOpenAI } = await import("@ai-sdk/openai");
+      return createOpenAI({ baseURL, apiKey, fetch }).embedding(id.model);
+    }
   }
 }
 

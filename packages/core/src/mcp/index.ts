@@ -1,3 +1,5 @@
+import type { McpHub, McpHubOptions } from "./mcpHub.js";
+
 export type { ConfigVariables } from "./configVariables.js";
 export {
   loadMcpConfig,
@@ -13,15 +15,21 @@ export {
   parseMcpConfig,
   type StdioServerConfig,
 } from "./mcpConfig.js";
-export {
+export type {
   McpHub,
-  type McpHubOptions,
-  type McpListing,
-  type McpPromptInfo,
-  type McpPromptText,
-  type McpResourceInfo,
-  type McpServerFailure,
-  type McpStartReport,
+  McpHubOptions,
+  McpListing,
+  McpPromptInfo,
+  McpPromptText,
+  McpResourceInfo,
+  McpServerFailure,
+  McpStartReport,
 } from "./mcpHub.js";
 export type { McpToolDefinition } from "./mcpTool.js";
 export { mcpToolName } from "./toolNames.js";
+
+/** An MCP hub, its SDK loaded only when a project has MCP servers configured. */
+export async function createMcpHub(options: McpHubOptions = {}): Promise<McpHub> {
+  const { McpHub } = await import("./mcpHub.js");
+  return new McpHub(options);
+}

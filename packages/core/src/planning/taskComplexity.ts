@@ -1,4 +1,3 @@
-import { countTokens } from "../context/tokens/countTokens.js";
 import {
   complexTerms,
   fileMentions,
@@ -75,7 +74,7 @@ export function analyzeTaskComplexity(prompt: string): ComplexityAnalysis {
   else if (steps === 2) points += 1;
   if (steps >= 2) reasons.push(`${steps} steps`);
 
-  const tokens = countTokens(prompt);
+  const tokens = approximateTokens(prompt);
   if (tokens >= 300) points += 2;
   else if (tokens >= 100) points += 1;
   if (tokens >= 100) reasons.push(`long request (${tokens} tokens)`);
@@ -83,6 +82,17 @@ export function analyzeTaskComplexity(prompt: string): ComplexityAnalysis {
   const level: ComplexityLevel =
     points >= complexAt ? "COMPLEX" : points >= moderateAt ? "MODERATE" : "SIMPLE";
   return { level, reasons, hint: complexityHints[level] };
+}
+
+/**
+ * Roughly how many tokens a request is: a word of Latin script is about 1.3, a CJK character
+ * about one. Exact enough for a length signal, and it keeps the tokenizer from loading for it.
+ */
+function approximateTokens(text: string): number {
+  const cjkPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+  const cjk = text.match(cjkPattern)?.length ?? 0;
+  const words = text.replace(cjkPattern, " ").match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
+  return Math.round(words * 1.3 + cjk);
 }
 
 function quoted(terms: string[]): string {

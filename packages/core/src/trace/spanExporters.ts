@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { SpanRecord } from "@lathe/protocol";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { BatchSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace";
 
 export type SpanSink = (record: SpanRecord) => void;
@@ -71,6 +71,10 @@ export class RecordingSpanProcessor implements SpanProcessor {
 
 /** OTLP over HTTP (the exporter sends JSON), batched so a slow collector never slows a run. */
 export function otlpSpanProcessor(url: string, headers: Record<string, string> | undefined): SpanProcessor {
+  // Loaded only when OTLP is configured: most runs never export and should not pay for it.
+  const { OTLPTraceExporter } = createRequire(import.meta.url)(
+    "@opentelemetry/exporter-trace-otlp-http",
+  ) as typeof import("@opentelemetry/exporter-trace-otlp-http");
   return new BatchSpanProcessor({
     exporter: new OTLPTraceExporter({ url, ...(headers ? { headers } : {}) }),
   });

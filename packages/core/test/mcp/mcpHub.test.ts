@@ -2,7 +2,8 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadMcpConfig, McpHub, type McpToolDefinition } from "../../src/mcp/index.js";
+import { loadMcpConfig, type McpToolDefinition } from "../../src/mcp/index.js";
+import { McpHub } from "../../src/mcp/mcpHub.js";
 import { decidePolicy } from "../../src/policy/policyEngine.js";
 import { parseRule } from "../../src/policy/rules/index.js";
 import { runTool } from "../../src/tools/toolInvocation.js";

@@ -1,4 +1,19 @@
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { createRequire } from "node:module";
+
+type O200kCounter = (text: string, options: { disallowedSpecial: Set<string> }) => number;
+
+/**
+ * The encoding takes ~150 ms to load, so it is loaded on the first count rather than at start:
+ * a short session whose requests are obviously small never needs it.
+ */
+let o200k: O200kCounter | undefined;
+const requireModule = createRequire(import.meta.url);
+
+function countO200k(text: string, options: { disallowedSpecial: Set<string> }): number {
+  o200k ??= (requireModule("gpt-tokenizer/cjs/encoding/o200k_base") as { countTokens: O200kCounter })
+    .countTokens;
+  return o200k(text, options);
+}
 
 /**
  * Text that looks like a special token (`<|endoftext|>` in a file we read) is counted as the plain
@@ -23,6 +38,7 @@ const maxPieceChars = 2048;
  * long word, a run of one character) is cut blindly, which may be off by a token or two per cut.
  */
 export function countTokens(text: string): number {
+  if (text === "") return 0;
   if (text.length < memoMinChars) return countPieces(text);
   const known = memo.get(text);
   if (known !== undefined) {

@@ -1,5 +1,4 @@
 import { LatheError } from "@lathe/protocol";
-import { chromium } from "playwright-core";
 import { cancelledError, untilCancelled } from "./abortable.js";
 import type { ResolvedBrowserSettings } from "./browserSettings.js";
 import {
@@ -26,7 +25,11 @@ export class BrowserSessions {
   private readonly starting = new Map<string, Promise<SessionBrowser>>();
   private readonly turns = new Map<string, Promise<void>>();
 
-  constructor(private readonly launcher: BrowserLauncher = (options) => chromium.launch(options)) {}
+  // Playwright is loaded with the first browser, not when Lathe starts.
+  constructor(
+    private readonly launcher: BrowserLauncher = async (options) =>
+      (await import("playwright-core")).chromium.launch(options),
+  ) {}
 
   /**
    * Runs `work` once the session's earlier actions have finished. Read-only tool calls of a batch

@@ -1,6 +1,5 @@
 import { stripVTControlCharacters } from "node:util";
 import { errorInfo, LatheError, type LatheErrorInfo } from "@lathe/protocol";
-import { errors } from "playwright-core";
 import { defineTool, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import { actionRisk } from "./actionRisk.js";
@@ -75,6 +74,7 @@ function errorInfoOf(error: unknown): LatheErrorInfo {
     .split("\n")
     .slice(0, errorLinesKept)
     .join("\n");
-  if (error instanceof errors.TimeoutError) return errorInfo("E_TOOL_TIMEOUT", message);
+  // By name: Playwright is loaded lazily, so its error classes are not at hand here.
+  if (error instanceof Error && error.name === "TimeoutError") return errorInfo("E_TOOL_TIMEOUT", message);
   return errorInfo("E_TOOL_EXECUTION", message);
 }

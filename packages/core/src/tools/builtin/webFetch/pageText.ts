@@ -1,4 +1,3 @@
-import { htmlToMarkdown, htmlToText } from "./htmlToMarkdown.js";
 import type { PageKind } from "./mediaType.js";
 
 export type PageFormat = "markdown" | "text" | "html";
@@ -10,16 +9,18 @@ export interface PageText {
 }
 
 /** The text the model reads for a page of a textual kind, in the format it asked for. */
-export function pageText(
+export async function pageText(
   kind: Exclude<PageKind, "binary">,
   source: string,
   url: string,
   format: PageFormat,
-): PageText {
+): Promise<PageText> {
   const notes: string[] = [];
   let title: string | undefined;
   let text = source;
   if (kind === "html" && format !== "html") {
+    // The DOM and the converters load with the first HTML page, not when Lathe starts.
+    const { htmlToMarkdown, htmlToText } = await import("./htmlToMarkdown.js");
     const converted = format === "markdown" ? htmlToMarkdown(source, url) : htmlToText(source, url);
     title = converted.title;
     text = converted.text;

@@ -98,7 +98,7 @@ async function webFetch(
     return { ok: false, error: errorInfo("E_BINARY_FILE", message) };
   }
   const source = decodeText(response.body, contentType?.charset, kind === "html");
-  const page = pageText(kind, source, response.url, args.format ?? "markdown");
+  const page = await pageText(kind, source, response.url, args.format ?? "markdown");
   return pageResult(
     // The guard accepted the URL, so it parses; normalised, it compares equal to an unredirected answer.
     { url: response.url, requestedUrl: new URL(args.url).href, mediaType, ...page },
@@ -109,14 +109,14 @@ async function webFetch(
 }
 
 /** A non-2xx answer, with the start of its body: API errors explain themselves there. */
-function httpError(response: GuardedResponse): ToolResult {
+async function httpError(response: GuardedResponse): Promise<ToolResult> {
   const reason = STATUS_CODES[response.status] ?? "";
   const contentType = parseContentType(response.headers["content-type"]);
   const kind = pageKindOf(contentType, response.body);
   let excerpt = "";
   if (kind !== "binary" && response.body.length > 0) {
     const source = decodeText(response.body, contentType?.charset, kind === "html");
-    const text = pageText(kind, source, response.url, "text").text.replace(/\s+/g, " ").trim();
+    const text = (await pageText(kind, source, response.url, "text")).text.replace(/\s+/g, " ").trim();
     if (text !== "") excerpt = ` The response says: ${text.slice(0, errorExcerptChars)}`;
   }
   const message = `${response.url} answered HTTP ${response.status} ${reason}.${excerpt}`;

@@ -2,7 +2,6 @@ import { providerRequest } from "../providerRequest.js";
 import type { SearchProvider } from "../searchProvider.js";
 import { normaliseResults } from "../searchResult.js";
 import { webSearchDefaults } from "../webSearchSettings.js";
-import { parseDuckDuckGoHtml } from "./duckDuckGoHtml.js";
 
 /** DuckDuckGo's HTML page: no key, so it is the fallback that always takes part. */
 export const duckDuckGoProvider: SearchProvider = {
@@ -23,6 +22,8 @@ export const duckDuckGoProvider: SearchProvider = {
         };
         const body = await providerRequest(url.href, { headers }, call);
         if (!body.ok) return body;
+        // The HTML parser loads with the first DuckDuckGo search, not when Lathe starts.
+        const { parseDuckDuckGoHtml } = await import("./duckDuckGoHtml.js");
         const page = parseDuckDuckGoHtml(body.text, url.href);
         if (!page.ok) return page;
         return { ok: true, results: normaliseResults(page.results, maxResults) };

@@ -1,0 +1,95 @@
+// Start-up and memory (SPEC §10): the time from starting `lathe -p` to its first model request
+// (target < 300 ms), with the default settings (sandbox detection, checkpoints, rules, the
+// database), median of 10 cold starts; and the resident memory of one process before and after
+// a 100-turn scripted session (growth target < 50 MB), measured in a child process of its own.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startFakeLlm } from "../../packages/testkit/dist/index.js";
+
+const lathe = fileURLToPath(new URL("../../packages/cli/bin/lathe.js", import.meta.url));
+const memoryProbe = fileURLToPath(new URL("./memorySession.mjs", import.meta.url));
+const starts = 10;
+
+export async function run() {
+  const startMs = await timeToFirstRequest();
+  const memory = JSON.parse(
+    execFileSync(process.execPath, ["--expose-gc", memoryProbe], { encoding: "utf8" }),
+  );
+  return [
+    {
+      metric: `lathe -p start → first model request (median of ${starts})`,
+      value: round(median(startMs)),
+      unit: "ms",
+      target: "< 300",
+    },
+    {
+      metric: "  fastest / slowest",
+      value: `${round(Math.min(...startMs))} / ${round(Math.max(...startMs))}`,
+      unit: "ms",
+    },
+    { metric: "RSS of a fresh session", value: memory.freshMb, unit: "MB" },
+    { metric: "RSS after its first message", value: memory.startMb, unit: "MB" },
+    { metric: "RSS after 100 turns", value: memory.endMb, unit: "MB" },
+    {
+      metric: "RSS growth over 100 turns",
+      value: round(memory.endMb - memory.startMb),
+      unit: "MB",
+      target: "< 50",
+    },
+    { metric: "  RSS every 20 turns", value: memory.checkpoints.join(" / "), unit: "MB" },
+    {
+      metric: "JS heap used/total, start → end",
+      value: `${memory.startHeapMb} → ${memory.endHeapMb}`,
+      unit: "MB",
+    },
+  ];
+}
+
+async function timeToFirstRequest() {
+  const times = [];
+  for (let i = 0; i < starts; i++) {
+    const server = await startFakeLlm({ script: { turns: [{ text: "ok" }] } });
+    const home = mkdtempSync(path.join(tmpdir(), "lathe-bench-home-"));
+    const project = mkdtempSync(path.join(tmpdir(), "lathe-bench-project-"));
+    writeFileSync(path.join(project, "README.md"), "# A project\n");
+    try {
+      const started = performance.now();
+      await new Promise((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          [
+            lathe,
+            "-p",
+            "hello",
+            "--cwd",
+            project,
+            "--model",
+            "openai:gpt-4.1",
+            "--base-url",
+            `${server.url}/v1`,
+          ],
+          {
+            env: { ...process.env, LATHE_HOME: home, OPENAI_API_KEY: "sk-bench-not-a-key" },
+            stdio: "ignore",
+          },
+        );
+        child.on("error", reject);
+        child.on("close", resolve);
+      });
+      const first = server.requests[0];
+      if (!first) throw new Error("startup bench: lathe made no request");
+      times.push(first.receivedAt - started);
+    } finally {
+      await server.close();
+      rmSync(home, { recursive: true, force: true });
+      rmSync(project, { recursive: true, force: true });
+    }
+  }
+  return times;
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const round = (value) => Math.round(value * 10) / 10;
