@@ -203,6 +203,15 @@ export class AgentSession {
           this.totalUsage = addUsage(this.totalUsage, usage);
         },
         readOnlyOnly: () => this.mode === "ask" || this.mode === "plan",
+        onFinish: async (agent, subagentId) => {
+          if (!this.options.hooks?.length) return;
+          const signal = this.active?.controller.signal ?? new AbortController().signal;
+          await this.hookRunner(signal)("SubagentStop", {
+            stopHookActive: false,
+            agentId: subagentId,
+            agentType: agent.name,
+          });
+        },
         ...(options.subagents ? { settings: options.subagents } : {}),
       });
     }
@@ -702,6 +711,16 @@ export class AgentSession {
       sessionId: this.id,
       signal,
       ...(force ? { force } : {}),
+      ...(this.options.hooks?.length
+        ? {
+            beforeCompaction: async (trigger: "auto" | "manual") => {
+              await this.hookRunner(signal)("PreCompact", {
+                trigger,
+                ...(force?.focus ? { customInstructions: force.focus } : {}),
+              });
+            },
+          }
+        : {}),
     });
     const compaction = prepared.compaction;
     if (compaction?.report.summaryError) {

@@ -5,6 +5,7 @@ import {
   type CompactionState,
   compact,
   emptyCompactionState,
+  needsCompaction,
   viewForRequest,
 } from "../context/compaction/index.js";
 import { buildDynamicContext, EditorStateTracker, type RecentEdit } from "../context/dynamic/index.js";
@@ -211,6 +212,8 @@ export class SessionContext {
     sessionId: string;
     signal: AbortSignal;
     force?: { focus?: string };
+    /** Runs just before a compaction (PreCompact hooks). */
+    beforeCompaction?: (trigger: "auto" | "manual") => Promise<void>;
   }): Promise<PreparedRequest> {
     const parsed = parseModelId(this.options.modelId);
     const provider = parsed.ok ? parsed.modelId.provider : "openai";
@@ -260,6 +263,15 @@ export class SessionContext {
     if (!input.force && chars < settings.window * (settings.threshold ?? 0.8)) {
       const messages = withDynamicContext(viewForRequest(input.history, this.compactionState), dynamic.text);
       return { system, messages };
+    }
+    if (input.beforeCompaction) {
+      const estimate = this.ledger.estimateRequest({
+        system: `${system}\n${dynamic.text}`,
+        messages: viewForRequest(input.history, this.compactionState),
+        toolsJson,
+      });
+      if (input.force || needsCompaction(estimate, settings))
+        await input.beforeCompaction(input.force ? "manual" : "auto");
     }
     const compacted = await compact({
       history: input.history,

@@ -132,3 +132,49 @@ process.stdin.on("data", (c) => (input += c)).on("end", () => {
     );
   });
 });
+
+describe("SubagentStop and PreCompact hooks", () => {
+  it("run with what the user's hook expects on stdin", async () => {
+    const projectRoot = realpathSync(mkdtempSync(path.join(tmpdir(), "lathe-hooks-")));
+    const log = path.join(projectRoot, "hook-log.jsonl");
+    // Appends each hook's input to a log file, so the test can read what it was given.
+    const record = `node -e 'let i="";process.stdin.on("data",(c)=>(i+=c)).on("end",()=>require("fs").appendFileSync(${JSON.stringify(log)},i.trim()+"\\n"))'`;
+    mkdirSync(path.join(projectRoot, ".lathe", "agents"), { recursive: true });
+    writeFileSync(
+      path.join(projectRoot, ".lathe", "hooks.json"),
+      JSON.stringify({
+        hooks: {
+          SubagentStop: [{ hooks: [{ type: "command", command: record }] }],
+          PreCompact: [{ hooks: [{ type: "command", command: record }] }],
+        },
+      }),
+    );
+    writeFileSync(
+      path.join(projectRoot, ".lathe", "agents", "scout.md"),
+      "---\ndescription: Looks around\nreadonly: true\nmodel: openai:scout\n---\nReport briefly.\n",
+    );
+    const loaded = loadHooks({ projectRoot, latheHome: projectRoot });
+    const s = await startScriptedSession(
+      [
+        {
+          tool_calls: [
+            { name: "task", arguments: { agent: "scout", description: "Look", prompt: "Look around" } },
+          ],
+        },
+        { text: "done" },
+      ],
+      { projectRoot, hooks: loaded.hooks, agentModelTurns: [{ text: "looked" }] },
+    );
+    server = s.server;
+    await s.session.send("Delegate a look.");
+    await s.session.compact("keep the decisions");
+    await s.close();
+    const inputs = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(inputs.map((input) => input.hook_event_name)).toEqual(["SubagentStop", "PreCompact"]);
+    expect(inputs[0]).toMatchObject({ agent_type: "scout", stop_hook_active: false });
+    expect(inputs[1]).toMatchObject({ trigger: "manual", custom_instructions: "keep the decisions" });
+  });
+});

@@ -42,6 +42,8 @@ export interface SubagentsOptions {
   onUsage(usage: Usage): void;
   /** Ask and plan modes may only delegate to read-only agents. */
   readOnlyOnly(): boolean;
+  /** After a sub-agent ends (SubagentStop hooks). */
+  onFinish?(agent: AgentDefinition, subagentId: string): Promise<void>;
   settings?: SubagentSettings;
 }
 
@@ -139,6 +141,7 @@ export class Subagents implements SubagentLauncher {
     try {
       const result = await child.send(briefing(agent, request.prompt));
       this.options.onUsage(result.usage);
+      await this.options.onFinish?.(agent, subagentId);
       const status = timedOut ? "timeout" : result.status;
       emit({
         type: "subagent_finish",
