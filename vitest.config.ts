@@ -9,6 +9,7 @@ export default defineConfig({
       "@lathe/protocol": src("protocol"),
       "@lathe/core": src("core"),
       "@lathe/testkit": src("testkit"),
+      "@lathe/server": src("server"),
     },
   },
   test: {

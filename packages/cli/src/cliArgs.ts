@@ -74,6 +74,8 @@ Lathe is a coding agent: give it a task and it reads and changes your code throu
   lathe sessions list|show|export|import|delete|fork|rename   stored sessions
   lathe checkpoints list|diff|restore   snapshots of the project taken before changes
   lathe trace SESSION         the span tree of a session's runs, with timings
+  lathe serve [--port N]      the local server for the web UI and other clients
+  lathe eval [--model M]      the evaluation cases, scripted or against a real model
 
 Options:
   -p, --print                run headless (the prompt is the argument, or stdin)

@@ -9,6 +9,7 @@ import { runHeadless } from "./headlessRun.js";
 import { InteractiveChat } from "./interactiveChat.js";
 import { latheHomeFrom } from "./latheHome.js";
 import { runPolicyCommand } from "./policyCommand.js";
+import { runServeCommand } from "./serveCommand.js";
 import { runSessionsCommand } from "./sessionsCommand.js";
 import { runToolCommand } from "./toolCommand.js";
 import { runTraceCommand } from "./traceCommand.js";
@@ -28,6 +29,7 @@ const subcommands = new Map<string, (argv: string[]) => Promise<number>>([
     "checkpoints",
     (argv) => runCheckpointsCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr }),
   ],
+  ["serve", (argv) => runServeCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
   ["eval", (argv) => runEvalCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
   ["trace", (argv) => runTraceCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
 ]);

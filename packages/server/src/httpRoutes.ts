@@ -1,0 +1,171 @@
+import type { IncomingMessage } from "node:http";
+import { z } from "zod";
+import { errorReply, type Reply, readJsonBody, reply } from "./httpJson.js";
+import type { LiveSession } from "./liveSession.js";
+import {
+  approvalBody,
+  approvalModeBody,
+  compactBody,
+  createSessionBody,
+  editorBody,
+  emptyBody,
+  messageBody,
+  modeBody,
+  questionBody,
+} from "./requestBodies.js";
+import type { SessionHub } from "./sessionHub.js";
+import { pathSegments } from "./urlPath.js";
+
+type Parsed<T> = { ok: true; data: T } | { ok: false; reply: Reply };
+
+/** Reads and validates a body at the boundary: nothing unchecked reaches a session. */
+async function body<T>(request: IncomingMessage, schema: z.ZodType<T>): Promise<Parsed<T>> {
+  const read = await readJsonBody(request);
+  if (!read.ok) return read;
+  const parsed = schema.safeParse(read.value);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  return { ok: false, reply: errorReply(400, "E_INVALID_ARGS", z.prettifyError(parsed.error)) };
+}
+
+const methodNotAllowed = (method: string | undefined) =>
+  errorReply(405, "E_METHOD_NOT_ALLOWED", `${method ?? "This method"} is not allowed here.`);
+
+/** Answers one `/api/…` request (the caller has already checked access). */
+export async function routeApi(request: IncomingMessage, url: URL, hub: SessionHub): Promise<Reply> {
+  const segments = pathSegments(url.pathname);
+  if (segments === undefined || segments[0] !== "api" || segments[1] !== "sessions") {
+    return errorReply(404, "E_NOT_FOUND", `No API route ${url.pathname}.`);
+  }
+  const [, , id, action, itemId, ...extra] = segments;
+  const method = request.method;
+  if (id === undefined) {
+    if (method === "GET")
+      return reply(
+        200,
+        hub.list().map((live) => live.summary()),
+      );
+    if (method === "POST") return createSession(request, hub);
+    return methodNotAllowed(method);
+  }
+  const live = hub.get(id);
+  if (!live) return errorReply(404, "E_SESSION_NOT_FOUND", `No open session ${id}.`);
+  if (extra.length > 0) return errorReply(404, "E_NOT_FOUND", `No API route ${url.pathname}.`);
+  if (action === undefined) {
+    if (method === "GET") return reply(200, live.detail());
+    if (method === "DELETE") {
+      await hub.close(id);
+      return reply(200, { closed: true });
+    }
+    return methodNotAllowed(method);
+  }
+  if (action === "events") {
+    return errorReply(426, "E_UPGRADE_REQUIRED", "The event stream is a WebSocket: connect with an upgrade.");
+  }
+  if (method !== "POST") return methodNotAllowed(method);
+  if (itemId !== undefined) {
+    if (action === "approvals") return answerApproval(request, live, itemId);
+    if (action === "questions") return answerQuestion(request, live, itemId);
+    return errorReply(404, "E_NOT_FOUND", `No API route ${url.pathname}.`);
+  }
+  return sessionCommand(request, live, action, url.pathname);
+}
+
+async function createSession(request: IncomingMessage, hub: SessionHub): Promise<Reply> {
+  const parsed = await body(request, createSessionBody);
+  if (!parsed.ok) return parsed.reply;
+  const opened = await hub.open(parsed.data);
+  if (opened.ok) return reply(201, { id: opened.session.id, streamId: opened.session.streamId });
+  if (opened.reason === "factory") return errorReply(400, opened.error.code, opened.error.message);
+  if (opened.reason === "already_open") return errorReply(409, "E_SESSION_OPEN", opened.message);
+  return errorReply(503, "E_SERVER_CLOSING", opened.message);
+}
+
+async function sessionCommand(
+  request: IncomingMessage,
+  live: LiveSession,
+  action: string,
+  path: string,
+): Promise<Reply> {
+  switch (action) {
+    case "messages": {
+      const parsed = await body(request, messageBody);
+      return parsed.ok ? reply(202, live.send(parsed.data.text)) : parsed.reply;
+    }
+    case "cancel": {
+      const parsed = await body(request, emptyBody);
+      return parsed.ok ? reply(200, live.cancel()) : parsed.reply;
+    }
+    case "editor": {
+      const parsed = await body(request, editorBody);
+      if (!parsed.ok) return parsed.reply;
+      const applied = live.updateEditor(parsed.data);
+      return applied.ok
+        ? reply(200, { ok: true })
+        : errorReply(400, applied.error.code, applied.error.message);
+    }
+    case "mode": {
+      const parsed = await body(request, modeBody);
+      if (!parsed.ok) return parsed.reply;
+      live.setMode(parsed.data.mode);
+      return reply(200, { mode: parsed.data.mode });
+    }
+    case "approval-mode": {
+      const parsed = await body(request, approvalModeBody);
+      if (!parsed.ok) return parsed.reply;
+      live.setApprovalMode(parsed.data.approvalMode);
+      return reply(200, { approvalMode: parsed.data.approvalMode });
+    }
+    case "compact": {
+      const parsed = await body(request, compactBody);
+      if (!parsed.ok) return parsed.reply;
+      const done = await live.compact(parsed.data.focus);
+      return done
+        ? reply(200, { compacted: true })
+        : errorReply(409, "E_SESSION_BUSY", "A run is in progress; compact when it has finished.");
+    }
+    default:
+      return errorReply(404, "E_NOT_FOUND", `No API route ${path}.`);
+  }
+}
+
+async function answerApproval(
+  request: IncomingMessage,
+  live: LiveSession,
+  approvalId: string,
+): Promise<Reply> {
+  const parsed = await body(request, approvalBody);
+  if (!parsed.ok) return parsed.reply;
+  if (!live.pending.answerApproval(approvalId, parsed.data)) {
+    return errorReply(
+      404,
+      "E_APPROVAL_NOT_FOUND",
+      `No approval ${approvalId} is waiting (answered, withdrawn or unknown).`,
+    );
+  }
+  return reply(200, { answered: true });
+}
+
+async function answerQuestion(
+  request: IncomingMessage,
+  live: LiveSession,
+  questionId: string,
+): Promise<Reply> {
+  const parsed = await body(request, questionBody);
+  if (!parsed.ok) return parsed.reply;
+  const outcome = live.pending.answerQuestion(questionId, parsed.data.answers);
+  if (outcome === "not_found") {
+    return errorReply(
+      404,
+      "E_QUESTION_NOT_FOUND",
+      `No question ${questionId} is waiting (answered, withdrawn or unknown).`,
+    );
+  }
+  if (outcome === "wrong_count") {
+    return errorReply(
+      400,
+      "E_INVALID_ARGS",
+      "Send one answer per question, in order (an empty string for none).",
+    );
+  }
+  return reply(200, { answered: true });
+}

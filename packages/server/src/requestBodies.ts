@@ -1,0 +1,45 @@
+import { isAbsolute } from "node:path";
+import { type ApprovalScope, approvalModeSchema } from "@lathe/core";
+import { editorStateDeltaSchema, editorStateSchema, modeSchema } from "@lathe/protocol";
+import { z } from "zod";
+
+/** The bodies the HTTP API accepts; anything else is a 400 naming the field. */
+export const createSessionBody = z.strictObject({
+  projectRoot: z
+    .string()
+    .min(1)
+    .refine(
+      isAbsolute,
+      "projectRoot must be an absolute path (the server's working directory means nothing to a browser)",
+    ),
+  resume: z.string().min(1).optional(),
+  mode: modeSchema.optional(),
+  model: z.string().min(1).optional(),
+});
+
+export const messageBody = z.strictObject({
+  text: z.string().refine((text) => text.trim() !== "", "text must not be empty"),
+});
+
+const approvalScopeSchema = z.enum(["session", "project-local", "user"]) satisfies z.ZodType<ApprovalScope>;
+
+export const approvalBody = z.discriminatedUnion("decision", [
+  z.strictObject({ decision: z.literal("accept"), always: approvalScopeSchema.optional() }),
+  z.strictObject({ decision: z.literal("reject"), message: z.string().optional() }),
+]);
+
+export const questionBody = z.strictObject({ answers: z.array(z.string()) });
+
+export const editorBody = z.union([
+  z.strictObject({ full: editorStateSchema }),
+  z.strictObject({ delta: editorStateDeltaSchema }),
+]);
+
+export const modeBody = z.strictObject({ mode: modeSchema });
+
+export const approvalModeBody = z.strictObject({ approvalMode: approvalModeSchema });
+
+export const compactBody = z.strictObject({ focus: z.string().min(1).optional() });
+
+/** An empty body: the routes that take none still refuse unknown fields. */
+export const emptyBody = z.strictObject({});
