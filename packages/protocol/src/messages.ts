@@ -32,6 +32,8 @@ export const toolResultPartSchema = z.object({
   /** What the model sees. */
   output: z.string(),
   error: latheErrorSchema.optional(),
+  /** Images the tool produced (a screenshot), base64, for models that can see them. Not stored. */
+  images: z.array(z.object({ mediaType: z.string(), data: z.string() })).optional(),
 });
 
 export const filePartSchema = z.object({

@@ -201,6 +201,7 @@ class GatewayClient implements ModelClient {
         model.doStream({
           prompt: toProviderPrompt(request.system, request.messages, {
             keepReasoning: target.id.provider === "deepseek",
+            imagesInToolResults: target.id.provider === "anthropic" || target.id.provider === "google",
           }),
           tools: tools.length > 0 ? tools : undefined,
           toolChoice: tools.length > 0 ? { type: "auto" } : undefined,

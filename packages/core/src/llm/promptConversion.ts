@@ -18,6 +18,8 @@ export interface PromptOptions {
    * other providers either ignore plain reasoning text or require signed blocks we do not keep.
    */
   keepReasoning: boolean;
+  /** Images from tools (screenshots) travel in the tool result; providers that cannot take them get the text alone. */
+  imagesInToolResults?: boolean;
 }
 
 type UserContent = LanguageModelV3TextPart | LanguageModelV3FilePart;
@@ -44,8 +46,13 @@ export function toProviderPrompt(
     ),
   );
   const callIds = new Set<string>();
-  for (const message of messages) {
+  // Screenshots weigh megabytes: only the newest message's images are sent, older ones are text.
+  const imagesAt = messages.findLastIndex((m) =>
+    m.parts.some((p) => p.type === "tool_result" && p.images?.length),
+  );
+  for (const [index, message] of messages.entries()) {
     const unanswered: ToolCallPart[] = [];
+    const partOptions = index === imagesAt ? options : { ...options, imagesInToolResults: false };
     for (const part of message.parts) {
       if (part.type === "tool_call") {
         callIds.add(part.callId);
@@ -53,7 +60,7 @@ export function toProviderPrompt(
       }
       // A result whose call is gone (dropped by compaction, say) would be rejected by every provider.
       if (part.type === "tool_result" && !callIds.has(part.callId)) continue;
-      const piece = toPiece(message.role, part, options);
+      const piece = toPiece(message.role, part, partOptions);
       if (piece) pieces.push(piece);
     }
     // A call persisted without its result (the run died in between) gets one, or providers refuse the history.
@@ -105,9 +112,21 @@ function toPiece(role: Message["role"], part: Part, options: PromptOptions): Pie
           toolCallId: part.callId,
           toolName: part.name,
           output:
-            part.status === "success"
-              ? { type: "text", value: part.output }
-              : { type: "error-text", value: part.output },
+            part.status !== "success"
+              ? { type: "error-text", value: part.output }
+              : part.images?.length && options.imagesInToolResults
+                ? {
+                    type: "content",
+                    value: [
+                      { type: "text", text: part.output },
+                      ...part.images.map((image) => ({
+                        type: "image-data" as const,
+                        data: image.data,
+                        mediaType: image.mediaType,
+                      })),
+                    ],
+                  }
+                : { type: "text", value: part.output },
         },
       };
     case "file":

@@ -131,7 +131,9 @@ export class SessionStore {
     );
     const insertPart = this.sql("INSERT INTO parts (message_id, seq, type, data) VALUES (?, ?, ?, ?)");
     message.parts.forEach((part, index) => {
-      insertPart.run(message.id, index, part.type, this.redact(JSON.stringify(part)));
+      // Tool images (screenshots, several MB) are kept as files, not in the database.
+      const stored = part.type === "tool_result" && part.images ? { ...part, images: undefined } : part;
+      insertPart.run(message.id, index, part.type, this.redact(JSON.stringify(stored)));
     });
     if (message.role === "user") this.titleFromFirstMessage(sessionId, message.parts);
   }

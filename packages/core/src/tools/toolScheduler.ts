@@ -315,7 +315,7 @@ async function execute(
       output: result.output,
       durationMs,
     });
-    return resultPart(call, "success", result.output);
+    return { ...resultPart(call, "success", result.output), ...imagesOf(result.metadata) };
   }
   const status: ToolResultStatus = result.error.code === "E_CANCELLED" ? "cancelled" : "error";
   setCallState(call, status, deps);
@@ -445,4 +445,14 @@ function resultPart(
 /** The text a model reads for a failed call: code, message and what to do about it. */
 export function formatError(error: LatheErrorInfo): string {
   return `Error ${error.code}: ${error.message}\nHint: ${error.hint}`;
+}
+
+/** A tool's image (browser_use screenshots put one in their metadata), for models that can see it. */
+function imagesOf(metadata: Record<string, unknown> | undefined): {
+  images?: { mediaType: string; data: string }[];
+} {
+  const mediaType = metadata?.mediaType;
+  const data = metadata?.base64;
+  if (typeof mediaType !== "string" || !mediaType.startsWith("image/") || typeof data !== "string") return {};
+  return { images: [{ mediaType, data }] };
 }

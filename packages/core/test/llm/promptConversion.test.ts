@@ -336,3 +336,63 @@ describe("call ids on the wire", () => {
     });
   });
 });
+
+describe("images from tools", () => {
+  const screenshot = {
+    ...result("c1", "p1", "success", "Saved screenshot.png"),
+    images: [{ mediaType: "image/png", data: "iVBORw0KGgo=" }],
+  };
+  const history = [message("assistant", [call("c1", "p1", { path: "x" })]), message("tool", [screenshot])];
+
+  it("travel in the tool result to providers that take them", () => {
+    const prompt = toProviderPrompt("", history, { keepReasoning: false, imagesInToolResults: true });
+    const tool = prompt.find((entry) => entry.role === "tool");
+    expect(tool?.content).toEqual([
+      {
+        type: "tool-result",
+        toolCallId: "c1",
+        toolName: "read_file",
+        output: {
+          type: "content",
+          value: [
+            { type: "text", text: "Saved screenshot.png" },
+            { type: "image-data", data: "iVBORw0KGgo=", mediaType: "image/png" },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it("stay out of the prompt for the others, which get the text alone", () => {
+    const prompt = toProviderPrompt("", history, { keepReasoning: false });
+    const tool = prompt.find((entry) => entry.role === "tool");
+    expect(tool?.content).toEqual([
+      {
+        type: "tool-result",
+        toolCallId: "c1",
+        toolName: "read_file",
+        output: { type: "text", value: "Saved screenshot.png" },
+      },
+    ]);
+  });
+});
+
+describe("older tool images", () => {
+  it("are sent as text only: the newest screenshot is the one that counts", () => {
+    const shot = (id: string) => ({
+      ...result(id, id, "success", `Saved ${id}.png`),
+      images: [{ mediaType: "image/png", data: `${id}AAAA` }],
+    });
+    const history = [
+      message("assistant", [call("a", "a", { path: "x" })]),
+      message("tool", [shot("a")]),
+      message("assistant", [call("b", "b", { path: "x" })]),
+      message("tool", [shot("b")]),
+    ];
+    const prompt = toProviderPrompt("", history, { keepReasoning: false, imagesInToolResults: true });
+    const outputs = prompt
+      .filter((entry) => entry.role === "tool")
+      .flatMap((entry) => entry.content.map((part) => (part.type === "tool-result" ? part.output.type : "")));
+    expect(outputs).toEqual(["text", "content"]);
+  });
+});
