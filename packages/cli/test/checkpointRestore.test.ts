@@ -13,7 +13,7 @@ import { join } from "node:path";
 import type { CheckpointRecord } from "@lathe/core";
 import { type FakeLlm, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeWorkspace, runLathe } from "./latheProcess.js";
+import { headlessArgs, makeWorkspace, runLathe } from "./latheProcess.js";
 
 let server: FakeLlm | undefined;
 afterEach(async () => {
@@ -107,21 +107,13 @@ describe("checkpoints undo the agent's edits and its shell commands", () => {
     const lathe = (args: string[]) =>
       runLathe(args, { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key" } });
     const headless = (prompt: string, extra: string[] = []) =>
-      lathe([
-        "-p",
-        prompt,
-        "--cwd",
-        ws.root,
-        "--model",
-        "openai:gpt-4.1",
-        "--base-url",
-        `${server!.url}/v1`,
-        "--output-format",
-        "json",
-        "--approval-mode",
-        "yolo",
-        ...extra,
-      ]);
+      lathe(
+        headlessArgs(prompt, { root: ws.root, serverUrl: server!.url }, [
+          "--approval-mode",
+          "yolo",
+          ...extra,
+        ]),
+      );
     const first = await headless("Change the files and delete docs/d.md");
     expect(first.code).toBe(0);
     const sessionId: string = JSON.parse(first.stdout).session_id;

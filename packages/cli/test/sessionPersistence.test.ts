@@ -4,7 +4,7 @@ import type { RunRecord, SessionInfo } from "@lathe/core";
 import type { Message, SpanRecord } from "@lathe/protocol";
 import { type FakeLlm, type FakeTurn, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeWorkspace, runLathe } from "./latheProcess.js";
+import { headlessArgs, makeWorkspace, runLathe } from "./latheProcess.js";
 
 let server: FakeLlm | undefined;
 afterEach(async () => {
@@ -29,21 +29,10 @@ function lathe(ws: Workspace, args: string[]) {
 }
 
 function headless(ws: Workspace, prompt: string, extra: string[] = []) {
-  return lathe(ws, [
-    "-p",
-    prompt,
-    "--cwd",
-    ws.root,
-    "--model",
-    "openai:gpt-4.1",
-    "--base-url",
-    `${server!.url}/v1`,
-    "--output-format",
-    "json",
-    "--approval-mode",
-    "yolo",
-    ...extra,
-  ]);
+  return lathe(
+    ws,
+    headlessArgs(prompt, { root: ws.root, serverUrl: server!.url }, ["--approval-mode", "yolo", ...extra]),
+  );
 }
 
 async function json<T>(ws: Workspace, args: string[]): Promise<T> {

@@ -554,7 +554,12 @@ export class AgentSession {
       iterations++;
       emit({ type: "turn_start", iteration: iterations, maxIterations });
       setState("streaming");
-      const prepared = await this.prepareRequest(runId, specs, signal, forceCompaction ? {} : undefined);
+      const prepared = await this.prepareRequest(
+        runId,
+        specs,
+        signal,
+        forceCompaction ? { trigger: "overflow" } : undefined,
+      );
       forceCompaction = false;
       const turn = await this.streamTurn(prepared, specs, signal, emit);
       if (turn.usage) {
@@ -678,7 +683,10 @@ export class AgentSession {
     const runId = newId();
     const offered = this.offeredTools();
     const specs = this.options.tools.specs((tool) => offered.has(tool.name));
-    await this.prepareRequest(runId, specs, new AbortController().signal, focus ? { focus } : {});
+    await this.prepareRequest(runId, specs, new AbortController().signal, {
+      trigger: "manual",
+      ...(focus ? { focus } : {}),
+    });
   }
 
   /**
@@ -701,7 +709,7 @@ export class AgentSession {
     runId: string,
     specs: ReturnType<ToolRegistry["specs"]>,
     signal: AbortSignal,
-    force: { focus?: string } | undefined,
+    force: { trigger: "manual" | "overflow"; focus?: string } | undefined,
   ): Promise<PreparedRequest> {
     const prepared = await this.context.prepare({
       history: this.messages,
@@ -738,7 +746,7 @@ export class AgentSession {
       const { report } = compaction;
       this.bus.emit(runId, {
         type: "compaction",
-        trigger: force ? (force.focus === undefined && this.active ? "overflow" : "manual") : "auto",
+        trigger: force?.trigger ?? "auto",
         tokensBefore: report.tokensBefore,
         tokensAfter: report.tokensAfter,
         prunedOutputs: report.prunedOutputs,

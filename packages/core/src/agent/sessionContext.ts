@@ -256,7 +256,13 @@ export class SessionContext {
     });
     const toolsJson = JSON.stringify(input.specs);
     const started = performance.now();
-    const settings = { window: this.window, ...this.options.settings.compaction };
+    const settings = {
+      window: this.window,
+      // SPEC's 40k of kept outputs assumes a large window; a small one keeps a quarter of itself.
+      keepToolOutputTokens: Math.min(40_000, Math.floor(this.window / 4)),
+      ...this.options.settings.compaction,
+    };
+    const requestSystem = `${system}\n${dynamic.text}`;
     // A token is at least one character, so a request with fewer characters than the threshold
     // in tokens cannot need compaction: short sessions are never counted (nor the tokenizer loaded).
     const chars = system.length + dynamic.text.length + toolsJson.length + historyChars(input.history);
@@ -266,7 +272,7 @@ export class SessionContext {
     }
     if (input.beforeCompaction) {
       const estimate = this.ledger.estimateRequest({
-        system: `${system}\n${dynamic.text}`,
+        system: requestSystem,
         messages: viewForRequest(input.history, this.compactionState),
         toolsJson,
       });
@@ -277,13 +283,8 @@ export class SessionContext {
       history: input.history,
       state: this.compactionState,
       ledger: this.ledger,
-      settings: {
-        window: this.window,
-        // SPEC's 40k of kept outputs assumes a large window; a small one keeps a quarter of itself.
-        keepToolOutputTokens: Math.min(40_000, Math.floor(this.window / 4)),
-        ...this.options.settings.compaction,
-      },
-      request: { system: `${system}\n${dynamic.text}`, toolsJson },
+      settings,
+      request: { system: requestSystem, toolsJson },
       summarizer: this.options.settings.summarizer ?? this.options.model,
       ...(input.force?.focus ? { focus: input.force.focus } : {}),
       ...(input.force ? { force: true } : {}),

@@ -55,15 +55,7 @@ export async function createLanguageModel(
     }
     case "openai-compatible":
     case "ollama": {
-      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
-      return createOpenAICompatible({
-        name: id.provider,
-        baseURL,
-        apiKey: connection.apiKey,
-        fetch,
-        // Without it the servers send no usage in streamed responses.
-        includeUsage: true,
-      })(id.model);
+      return (await compatibleProvider(id, connection))(id.model);
     }
   }
 }
@@ -86,19 +78,26 @@ export async function createEmbeddingModel(
     }
     case "openai-compatible":
     case "ollama": {
-      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
-      return createOpenAICompatible({
-        name: id.provider,
-        baseURL,
-        apiKey: connection.apiKey,
-        fetch,
-      }).embeddingModel(id.model);
+      return (await compatibleProvider(id, connection)).embeddingModel(id.model);
     }
     default: {
       const { createOpenAI } = await import("@ai-sdk/openai");
       return createOpenAI({ baseURL, apiKey, fetch }).embedding(id.model);
     }
   }
+}
+
+/** An OpenAI-compatible server (LM Studio, vLLM, Ollama…): the key stays absent when none is set. */
+async function compatibleProvider(id: ParsedModelId, connection: ProviderConnection) {
+  const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+  return createOpenAICompatible({
+    name: id.provider,
+    baseURL: sdkOptions(id, connection).baseURL,
+    apiKey: connection.apiKey,
+    fetch: connection.fetch,
+    // Without it the servers send no usage in streamed responses.
+    includeUsage: true,
+  });
 }
 
 /** What every provider factory is given: the base URL always explicit, the key never absent. */
