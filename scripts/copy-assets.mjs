@@ -4,7 +4,8 @@ import { cpSync, existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const assetPattern = /\.(md|json|txt)$/;
-for (const pkg of readdirSync("packages")) {
+// The web UI is bundled by Vite into its own dist/.
+for (const pkg of readdirSync("packages").filter((name) => name !== "web")) {
   const src = join("packages", pkg, "src");
   if (!existsSync(src)) continue;
   cpSync(src, join("packages", pkg, "dist"), {

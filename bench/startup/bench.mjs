@@ -3,7 +3,7 @@
 // database), median of 10 cold starts; and the resident memory of one process before and after
 // a 100-turn scripted session (growth target < 50 MB), measured in a child process of its own.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,10 +13,18 @@ const lathe = fileURLToPath(new URL("../../packages/cli/bin/lathe.js", import.me
 const memoryProbe = fileURLToPath(new URL("./memorySession.mjs", import.meta.url));
 const starts = 10;
 
+/** The V8 flags `lathe` runs with (its shebang): the memory probe runs the engine under the same. */
+function launcherHeapFlags() {
+  const shebang = readFileSync(lathe, "utf8").split("\n", 1)[0];
+  return shebang.split(/\s+/).filter((word) => word.startsWith("--"));
+}
+
 export async function run() {
   const startMs = await timeToFirstRequest();
   const memory = JSON.parse(
-    execFileSync(process.execPath, ["--expose-gc", memoryProbe], { encoding: "utf8" }),
+    execFileSync(process.execPath, ["--expose-gc", ...launcherHeapFlags(), memoryProbe], {
+      encoding: "utf8",
+    }),
   );
   return [
     {
@@ -61,6 +69,7 @@ async function timeToFirstRequest() {
         const child = spawn(
           process.execPath,
           [
+            ...launcherHeapFlags(),
             lathe,
             "-p",
             "hello",

@@ -1,15 +1,11 @@
 import type { ParseArgsOptionsConfig } from "node:util";
-import {
-  type CheckpointRecord,
-  openShadowRepository,
-  type SessionInfo,
-  type SessionStore,
-} from "@lathe/core";
-import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import type { CheckpointRecord, SessionInfo, SessionStore } from "@lathe/core";
+import type { LatheErrorInfo } from "@lathe/protocol";
+import { checkpointRepositoryFor } from "./checkpointRepository.js";
+import { restoreCheckpoint } from "./checkpointRestore.js";
 import { exitCodes } from "./exitCodes.js";
 import { reportFailure, sessionFor, withSessionStore } from "./sessionDatabase.js";
 import { type CommandIo, parseSubcommand, type SubcommandArgs } from "./subcommandArgs.js";
-import { loadUserSettings } from "./userSettings.js";
 
 export const checkpointsUsage = `Usage: lathe checkpoints <command> [options]
 
@@ -121,20 +117,9 @@ function userPrompts(store: SessionStore, sessionId: string): Map<string, string
   return prompts;
 }
 
-async function shadowFor({ latheHome }: Context, session: SessionInfo) {
-  const loaded = loadUserSettings(latheHome);
-  const limits = loaded.ok ? loaded.settings.checkpoints : undefined;
-  return openShadowRepository({
-    latheHome,
-    projectRoot: session.projectRoot,
-    ...(limits?.maxFileBytes ? { maxFileBytes: limits.maxFileBytes } : {}),
-    ...(limits?.maxTotalBytes ? { maxTotalBytes: limits.maxTotalBytes } : {}),
-  });
-}
-
 async function diff(context: Context, checkpoint: CheckpointRecord, session: SessionInfo): Promise<number> {
   const { io, values } = context;
-  const shadow = await shadowFor(context, session);
+  const shadow = await checkpointRepositoryFor(context.latheHome, session.projectRoot);
   if (!shadow.ok) return failed(io, shadow.error);
   const changes = await shadow.value.diff(checkpoint.commit);
   if (!changes.ok) return failed(io, changes.error);
@@ -155,36 +140,27 @@ async function restore(
   checkpoint: CheckpointRecord,
   session: SessionInfo,
 ): Promise<number> {
-  const { io, store, values } = context;
-  const atMessage = checkpoint.reason === "user_message" && checkpoint.messageId !== undefined;
-  if (values.conversation && !atMessage) {
-    return failed(
-      io,
-      errorInfo("E_CHECKPOINT", "Only a checkpoint taken at a user message can restore the conversation."),
-    );
-  }
-  const report: Record<string, unknown> = { checkpoint: checkpoint.id, session: session.id };
+  const { io, store, values, latheHome } = context;
+  const restored = await restoreCheckpoint({
+    store,
+    latheHome,
+    checkpoint,
+    session,
+    code: !values.conversation,
+    conversation: !values.code,
+  });
+  if (!restored.ok) return failed(io, restored.error);
+  const { code, conversation } = restored.value;
+  const report = { checkpoint: checkpoint.id, session: session.id, ...code, ...conversation };
   const lines: string[] = [];
-  if (!values.conversation) {
-    const shadow = await shadowFor(context, session);
-    if (!shadow.ok) return failed(io, shadow.error);
-    const restored = await shadow.value.restore(checkpoint.commit);
-    if (!restored.ok) return failed(io, restored.error);
-    const { written, removed, before } = restored.value;
-    if (before) store.addCheckpoint({ sessionId: session.id, reason: "before_restore", commit: before });
-    Object.assign(report, { written, removed });
+  if (code) {
     lines.push(
-      `Restored ${session.projectRoot}: ${written.length} file(s) written back, ${removed.length} removed.`,
+      `Restored ${session.projectRoot}: ${code.written.length} file(s) written back, ${code.removed.length} removed.`,
     );
   }
-  if (atMessage && !values.code) {
-    const backup = store.fork(session.id);
-    if (!backup.ok) return failed(io, backup.error);
-    const dropped = store.truncateFrom(session.id, checkpoint.messageId!);
-    if (!dropped.ok) return failed(io, dropped.error);
-    Object.assign(report, { messagesRemoved: dropped.value, backupSession: backup.value });
+  if (conversation) {
     lines.push(
-      `Conversation back to before that message: ${dropped.value} message(s) removed; the full conversation is kept as session ${backup.value}.`,
+      `Conversation back to before that message: ${conversation.messagesRemoved} message(s) removed; the full conversation is kept as session ${conversation.backupSession}.`,
     );
   }
   io.stdout(values.json ? `${JSON.stringify(report)}\n` : `${lines.join("\n")}\n`);

@@ -229,7 +229,7 @@ function resumeFrom(
 }
 
 /** The first provider with a key in the environment, with a sensible default model for it. */
-function defaultModelFor(env: Record<string, string | undefined>): string | undefined {
+export function defaultModelFor(env: Record<string, string | undefined>): string | undefined {
   if (env.ANTHROPIC_API_KEY) return "anthropic:claude-sonnet-4-5";
   if (env.OPENAI_API_KEY) return "openai:gpt-4.1";
   if (env.GEMINI_API_KEY || env.GOOGLE_GENERATIVE_AI_API_KEY) return "google:gemini-2.5-pro";

@@ -1,21 +1,24 @@
-import { errorInfo } from "@lathe/protocol";
-import { type SessionFactory, startServer } from "@lathe/server";
-import { parseCliArgs } from "./cliArgs.js";
-import { setUpEngine } from "./engineSetup.js";
+import { startServer } from "@lathe/server";
+import { cliVersion } from "./cliVersion.js";
 import { exitCodes } from "./exitCodes.js";
 import { latheHomeFrom } from "./latheHome.js";
+import { serveServices } from "./serveServices.js";
+import { serveSessionFactory } from "./serveSessionFactory.js";
 import { type CommandIo, parseSubcommand } from "./subcommandArgs.js";
 import { loadUserSettings } from "./userSettings.js";
+import { webUiDirectory } from "./webUiDirectory.js";
 
-export const serveUsage = `Usage: lathe serve [--port N] [--host HOST]
+export const serveUsage = `Usage: lathe serve [--port N] [--host HOST] [--cwd DIR]
 
 Starts Lathe's local server: HTTP and WebSocket access to agent sessions, for the web UI and
-other clients. Prints the URL to open; it carries a random access token, which every request
-must present. Requests from other origins or with a foreign Host header are refused.
+other clients, and the web UI itself. Prints the URL to open; it carries a random access token,
+which every request must present. Requests from other origins or with a foreign Host header are
+refused.
 
 Options:
       --port N     port to listen on (default: any free port)
       --host HOST  interface to listen on (default 127.0.0.1: this machine only)
+      --cwd DIR    the project the web UI offers first (default: the current directory)
   -h, --help       this help
 Stops on Ctrl+C.
 `;
@@ -29,38 +32,20 @@ export async function runServeCommand(io: CommandIo): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     return args.misuse("--port must be a number from 0 to 65535");
   const latheHome = latheHomeFrom(io.env);
+  // Sessions read the settings as they open; broken ones are reported now rather than then.
   const loaded = loadUserSettings(latheHome);
   if (!loaded.ok) {
     io.stderr(`lathe serve: ${loaded.message}\n`);
     return exitCodes.usage;
   }
-  const settings = loaded.settings;
-  const factory: SessionFactory = {
-    async create(request) {
-      const flags = ["--cwd", request.projectRoot];
-      if (request.model) flags.push("--model", request.model);
-      if (request.mode) flags.push("--mode", request.mode);
-      if (request.resume) flags.push("--resume", request.resume);
-      const parsed = parseCliArgs(flags, io.cwd);
-      if (!parsed.ok) return { ok: false, error: errorInfo("E_INVALID_ARGS", parsed.message) };
-      const engine = await setUpEngine({
-        args: parsed.args,
-        settings,
-        env: io.env,
-        latheHome,
-        requestApproval: request.requestApproval,
-        askUser: request.askUser,
-        warn: (message) => io.stderr(`lathe serve: ${message}\n`),
-      });
-      if (!engine.ok) return { ok: false, error: engine.error };
-      const mode = parsed.args.mode ?? settings.mode;
-      return { ok: true, session: engine.session, close: engine.close, ...(mode ? { mode } : {}) };
-    },
-  };
+  const services = serveServices({ latheHome, env: io.env, version: cliVersion, cwd: args.projectRoot });
+  const staticDir = webUiDirectory();
   const server = await startServer({
     ...(args.values.host ? { host: args.values.host } : {}),
     port,
-    factory,
+    factory: serveSessionFactory(io, latheHome),
+    services,
+    ...(staticDir ? { staticDir } : {}),
   });
   io.stdout(`Lathe is serving at ${server.url}\n`);
   if (args.values.host && !["127.0.0.1", "localhost", "::1"].includes(args.values.host)) {

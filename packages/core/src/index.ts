@@ -23,6 +23,7 @@ export * from "./context/mentions/index.js";
 export * from "./context/prompt/index.js";
 export * from "./context/rules/index.js";
 export * from "./context/tokens/index.js";
+export { atomicWriteFile } from "./fileSystem/atomicWrite.js";
 export * from "./hooks/index.js";
 export * from "./llm/index.js";
 export * from "./mcp/index.js";
@@ -66,6 +67,7 @@ export type { WebFetchSettings } from "./tools/builtin/webFetch/webFetchSettings
 export { webSearchTool } from "./tools/builtin/webSearch/webSearch.js";
 export type { WebSearchSettings } from "./tools/builtin/webSearch/webSearchSettings.js";
 export { FileReadLedger } from "./tools/fileReadLedger.js";
+export { ProjectIgnore } from "./tools/projectIgnore/projectIgnore.js";
 export {
   BackgroundTerminals,
   type BackgroundTerminalsOptions,

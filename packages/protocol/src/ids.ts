@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 
 /**
@@ -10,21 +9,22 @@ let lastMs = 0;
 let sequence = 0;
 
 export function newId(now: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  // Web Crypto, not node:crypto: the protocol also runs in the browser (the web UI).
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
   let ms = now;
   if (ms <= lastMs) {
     ms = lastMs;
     sequence = (sequence + 1) & 0xfff;
     if (sequence === 0) ms = ++lastMs;
   } else {
-    sequence = bytes.readUInt16BE(6) & 0x7ff;
+    sequence = ((bytes[6]! << 8) | bytes[7]!) & 0x7ff;
   }
   lastMs = ms;
-  bytes.writeUIntBE(ms, 0, 6);
+  for (let i = 5, rest = ms; i >= 0; i--, rest = Math.floor(rest / 256)) bytes[i] = rest % 256;
   bytes[6] = 0x70 | (sequence >> 8);
   bytes[7] = sequence & 0xff;
   bytes[8] = 0x80 | (bytes[8]! & 0x3f);
-  const hex = bytes.toString("hex");
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

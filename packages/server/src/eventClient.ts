@@ -1,6 +1,5 @@
-import type { LatheEvent } from "@lathe/protocol";
+import type { LatheEvent, StreamMessage } from "@lathe/protocol";
 import { WebSocket } from "ws";
-import type { StreamMessage } from "./serverMessages.js";
 
 export interface EventStreamOptions {
   /** The server's origin, `http://127.0.0.1:PORT`. */

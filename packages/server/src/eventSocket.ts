@@ -25,7 +25,7 @@ export interface EventSockets {
 
 /**
  * `GET /api/sessions/:id/events?since=SEQ&stream=ID` upgraded to a WebSocket: the session's events
- * after `since`, then live ones, one JSON message each (the order is in `serverMessages.ts`).
+ * after `since`, then live ones, one JSON message each (the order is in `serverMessageSchema`, in the protocol package).
  */
 export function eventSockets(hub: SessionHub, rules: AccessRules): EventSockets {
   const server = new WebSocketServer({ noServer: true, maxPayload: maxIncomingBytes });

@@ -1,7 +1,9 @@
 import type { IncomingMessage } from "node:http";
-import { z } from "zod";
-import { errorReply, type Reply, readJsonBody, reply } from "./httpJson.js";
+import type { ApiCall, ApiContext } from "./apiContext.js";
+import { checkpointRoutes } from "./checkpointRoutes.js";
+import { errorReply, type Reply, reply } from "./httpJson.js";
 import type { LiveSession } from "./liveSession.js";
+import { projectRoutes } from "./projectRoutes.js";
 import {
   approvalBody,
   approvalModeBody,
@@ -13,30 +15,33 @@ import {
   modeBody,
   questionBody,
 } from "./requestBodies.js";
+import { methodNotAllowed, noRoute, readBody } from "./requestParsing.js";
 import type { SessionHub } from "./sessionHub.js";
+import { settingsRoutes } from "./settingsRoutes.js";
+import { storedSessionRoutes, traceRoute } from "./storedSessionRoutes.js";
 import { pathSegments } from "./urlPath.js";
 
-type Parsed<T> = { ok: true; data: T } | { ok: false; reply: Reply };
+const projectGroups = new Set(["files", "mentions", "memories", "rules", "mcp"]);
+const settingsGroups = new Set(["info", "settings", "keys"]);
 
-/** Reads and validates a body at the boundary: nothing unchecked reaches a session. */
-async function body<T>(request: IncomingMessage, schema: z.ZodType<T>): Promise<Parsed<T>> {
-  const read = await readJsonBody(request);
-  if (!read.ok) return read;
-  const parsed = schema.safeParse(read.value);
-  if (parsed.success) return { ok: true, data: parsed.data };
-  return { ok: false, reply: errorReply(400, "E_INVALID_ARGS", z.prettifyError(parsed.error)) };
+/** Answers one `/api/…` request (the caller has already checked access), by its first segment. */
+export async function routeApi(request: IncomingMessage, url: URL, context: ApiContext): Promise<Reply> {
+  const segments = pathSegments(url.pathname);
+  if (segments === undefined || segments[0] !== "api") return noRoute(url.pathname);
+  const [, group = "", ...rest] = segments;
+  const call: ApiCall = { request, url, rest, context };
+  if (group === "sessions") return sessionRoutes(call);
+  if (group === "stored-sessions") return storedSessionRoutes(call);
+  if (projectGroups.has(group)) return projectRoutes(group, call);
+  if (settingsGroups.has(group)) return settingsRoutes(group, call);
+  return noRoute(url.pathname);
 }
 
-const methodNotAllowed = (method: string | undefined) =>
-  errorReply(405, "E_METHOD_NOT_ALLOWED", `${method ?? "This method"} is not allowed here.`);
-
-/** Answers one `/api/…` request (the caller has already checked access). */
-export async function routeApi(request: IncomingMessage, url: URL, hub: SessionHub): Promise<Reply> {
-  const segments = pathSegments(url.pathname);
-  if (segments === undefined || segments[0] !== "api" || segments[1] !== "sessions") {
-    return errorReply(404, "E_NOT_FOUND", `No API route ${url.pathname}.`);
-  }
-  const [, , id, action, itemId, ...extra] = segments;
+/** `/api/sessions/…`: open sessions, and the stored history (checkpoints, trace) of any session. */
+async function sessionRoutes(call: ApiCall): Promise<Reply> {
+  const { request, url } = call;
+  const { hub } = call.context;
+  const [id, action, itemId, ...extra] = call.rest;
   const method = request.method;
   if (id === undefined) {
     if (method === "GET")
@@ -47,9 +52,12 @@ export async function routeApi(request: IncomingMessage, url: URL, hub: SessionH
     if (method === "POST") return createSession(request, hub);
     return methodNotAllowed(method);
   }
+  // Read from the store, so they work for sessions that are not open too.
+  if (action === "checkpoints") return checkpointRoutes({ ...call, rest: call.rest.slice(2) }, id);
+  if (action === "trace") return traceRoute({ ...call, rest: call.rest.slice(2) }, id);
   const live = hub.get(id);
   if (!live) return errorReply(404, "E_SESSION_NOT_FOUND", `No open session ${id}.`);
-  if (extra.length > 0) return errorReply(404, "E_NOT_FOUND", `No API route ${url.pathname}.`);
+  if (extra.length > 0) return noRoute(url.pathname);
   if (action === undefined) {
     if (method === "GET") return reply(200, live.detail());
     if (method === "DELETE") {
@@ -65,13 +73,13 @@ export async function routeApi(request: IncomingMessage, url: URL, hub: SessionH
   if (itemId !== undefined) {
     if (action === "approvals") return answerApproval(request, live, itemId);
     if (action === "questions") return answerQuestion(request, live, itemId);
-    return errorReply(404, "E_NOT_FOUND", `No API route ${url.pathname}.`);
+    return noRoute(url.pathname);
   }
   return sessionCommand(request, live, action, url.pathname);
 }
 
 async function createSession(request: IncomingMessage, hub: SessionHub): Promise<Reply> {
-  const parsed = await body(request, createSessionBody);
+  const parsed = await readBody(request, createSessionBody);
   if (!parsed.ok) return parsed.reply;
   const opened = await hub.open(parsed.data);
   if (opened.ok) return reply(201, { id: opened.session.id, streamId: opened.session.streamId });
@@ -88,15 +96,15 @@ async function sessionCommand(
 ): Promise<Reply> {
   switch (action) {
     case "messages": {
-      const parsed = await body(request, messageBody);
+      const parsed = await readBody(request, messageBody);
       return parsed.ok ? reply(202, live.send(parsed.data.text)) : parsed.reply;
     }
     case "cancel": {
-      const parsed = await body(request, emptyBody);
+      const parsed = await readBody(request, emptyBody);
       return parsed.ok ? reply(200, live.cancel()) : parsed.reply;
     }
     case "editor": {
-      const parsed = await body(request, editorBody);
+      const parsed = await readBody(request, editorBody);
       if (!parsed.ok) return parsed.reply;
       const applied = live.updateEditor(parsed.data);
       return applied.ok
@@ -104,19 +112,19 @@ async function sessionCommand(
         : errorReply(400, applied.error.code, applied.error.message);
     }
     case "mode": {
-      const parsed = await body(request, modeBody);
+      const parsed = await readBody(request, modeBody);
       if (!parsed.ok) return parsed.reply;
       live.setMode(parsed.data.mode);
       return reply(200, { mode: parsed.data.mode });
     }
     case "approval-mode": {
-      const parsed = await body(request, approvalModeBody);
+      const parsed = await readBody(request, approvalModeBody);
       if (!parsed.ok) return parsed.reply;
       live.setApprovalMode(parsed.data.approvalMode);
       return reply(200, { approvalMode: parsed.data.approvalMode });
     }
     case "compact": {
-      const parsed = await body(request, compactBody);
+      const parsed = await readBody(request, compactBody);
       if (!parsed.ok) return parsed.reply;
       const done = await live.compact(parsed.data.focus);
       return done
@@ -124,7 +132,7 @@ async function sessionCommand(
         : errorReply(409, "E_SESSION_BUSY", "A run is in progress; compact when it has finished.");
     }
     default:
-      return errorReply(404, "E_NOT_FOUND", `No API route ${path}.`);
+      return noRoute(path);
   }
 }
 
@@ -133,7 +141,7 @@ async function answerApproval(
   live: LiveSession,
   approvalId: string,
 ): Promise<Reply> {
-  const parsed = await body(request, approvalBody);
+  const parsed = await readBody(request, approvalBody);
   if (!parsed.ok) return parsed.reply;
   if (!live.pending.answerApproval(approvalId, parsed.data)) {
     return errorReply(
@@ -150,7 +158,7 @@ async function answerQuestion(
   live: LiveSession,
   questionId: string,
 ): Promise<Reply> {
-  const parsed = await body(request, questionBody);
+  const parsed = await readBody(request, questionBody);
   if (!parsed.ok) return parsed.reply;
   const outcome = live.pending.answerQuestion(questionId, parsed.data.answers);
   if (outcome === "not_found") {

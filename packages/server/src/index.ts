@@ -7,15 +7,15 @@ export {
   percentile,
   type ReceivedMessage,
 } from "./eventClient.js";
-export {
-  type PendingApproval,
-  type PendingQuestion,
-  pendingApprovalSchema,
-  pendingQuestionSchema,
-  type ServerMessage,
-  type StreamMessage,
-  serverMessageSchema,
-  streamMessageSchema,
-} from "./serverMessages.js";
 export type { SessionCreated, SessionFactory, SessionRequest } from "./sessionFactory.js";
 export { type RunningServer, type ServerOptions, startServer } from "./startServer.js";
+export {
+  type CheckpointRestored,
+  type RestoreParts,
+  type ServiceError,
+  type ServiceFailureKind,
+  type ServiceResult,
+  served,
+  serviceError,
+  type WorkspaceServices,
+} from "./workspaceServices.js";

@@ -1,8 +1,8 @@
 import type { AgentSession, ApprovalMode, EditorStateUpdate } from "@lathe/core";
+import type { ServerMessage } from "@lathe/protocol";
 import { type LatheErrorInfo, type LatheEvent, type Mode, newId } from "@lathe/protocol";
 import { EventBuffer } from "./eventBuffer.js";
 import type { PendingInput } from "./pendingInput.js";
-import type { ServerMessage } from "./serverMessages.js";
 
 /** One connected event-stream client; the socket layer adapts a WebSocket to this. */
 export interface StreamClient {
@@ -16,6 +16,8 @@ export interface LiveSessionParts {
   close(): Promise<void>;
   projectRoot: string;
   mode: Mode;
+  /** The model the session was opened with, to open it again with the same. */
+  model?: string;
   pending: PendingInput;
   maxBufferedEvents: number;
 }
@@ -127,6 +129,12 @@ export class LiveSession {
       pendingApprovals: pending.approvals,
       pendingQuestions: pending.questions,
     };
+  }
+
+  /** What opens this stored session again as it is now: same project, mode and model. */
+  reopenRequest(): { projectRoot: string; resume: string; mode: Mode; model?: string } {
+    const request = { projectRoot: this.projectRoot, resume: this.id, mode: this.mode };
+    return this.parts.model === undefined ? request : { ...request, model: this.parts.model };
   }
 
   get busy(): boolean {

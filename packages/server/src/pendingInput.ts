@@ -1,6 +1,6 @@
 import type { AgentSessionOptions, ApprovalAnswer, UserQuestions } from "@lathe/core";
+import type { PendingApproval, PendingQuestion } from "@lathe/protocol";
 import { errorInfo, newId } from "@lathe/protocol";
-import type { PendingApproval, PendingQuestion } from "./serverMessages.js";
 
 type QuestionAnswer = Awaited<ReturnType<UserQuestions["ask"]>>;
 

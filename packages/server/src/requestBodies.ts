@@ -1,17 +1,11 @@
-import { isAbsolute } from "node:path";
 import { type ApprovalScope, approvalModeSchema } from "@lathe/core";
 import { editorStateDeltaSchema, editorStateSchema, modeSchema } from "@lathe/protocol";
 import { z } from "zod";
+import { projectRootField } from "./requestQueries.js";
 
 /** The bodies the HTTP API accepts; anything else is a 400 naming the field. */
 export const createSessionBody = z.strictObject({
-  projectRoot: z
-    .string()
-    .min(1)
-    .refine(
-      isAbsolute,
-      "projectRoot must be an absolute path (the server's working directory means nothing to a browser)",
-    ),
+  projectRoot: projectRootField,
   resume: z.string().min(1).optional(),
   mode: modeSchema.optional(),
   model: z.string().min(1).optional(),
@@ -43,3 +37,20 @@ export const compactBody = z.strictObject({ focus: z.string().min(1).optional() 
 
 /** An empty body: the routes that take none still refuse unknown fields. */
 export const emptyBody = z.strictObject({});
+
+/** Both parts by default; asking for neither restores nothing and is refused. */
+export const restoreBody = z
+  .strictObject({ code: z.boolean().default(true), conversation: z.boolean().default(true) })
+  .refine((parts) => parts.code || parts.conversation, "restore the code, the conversation or both");
+
+/** The services check the settings themselves (against the face's own schema); here only the shape. */
+export const settingsBody = z.strictObject({ settings: z.record(z.string(), z.unknown()) });
+
+export const keyBody = z.strictObject({
+  key: z
+    .string()
+    .trim()
+    .min(1, "key must not be empty")
+    .max(4096)
+    .refine((key) => !/\s/.test(key), "key must not contain spaces or line breaks"),
+});

@@ -2,12 +2,14 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type AccessRules, checkAccess, tokenCookie } from "./accessGuard.js";
+import type { ApiContext } from "./apiContext.js";
 import { eventSockets } from "./eventSocket.js";
 import { errorReply, sendReply } from "./httpJson.js";
 import { routeApi } from "./httpRoutes.js";
 import type { SessionFactory } from "./sessionFactory.js";
 import { SessionHub } from "./sessionHub.js";
 import { serveStatic } from "./staticFiles.js";
+import type { WorkspaceServices } from "./workspaceServices.js";
 
 export interface ServerOptions {
   /** The interface to listen on (default 127.0.0.1: this machine only). */
@@ -17,6 +19,11 @@ export interface ServerOptions {
   /** The access token (default: 32 random bytes, hex). */
   token?: string;
   factory: SessionFactory;
+  /**
+   * Stored sessions, checkpoints, traces, settings, keys, memories, rules and MCP servers, as the
+   * face keeps them; absent, those routes answer 501 (project files and mentions still work).
+   */
+  services?: WorkspaceServices;
   /** The built web UI, served at `/`; absent: a placeholder page. */
   staticDir?: string;
   /** Events kept per session for clients that reconnect (default 20,000). */
@@ -41,8 +48,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // The port is known only after listening; the guard reads it then.
   const rules: AccessRules = { token, host, port: 0 };
   const sockets = eventSockets(hub, rules);
+  const context: ApiContext = { hub, ...(options.services ? { services: options.services } : {}) };
   const server = createServer((request, response) => {
-    handle(request, response, hub, rules, options.staticDir).catch((error: unknown) => {
+    handle(request, response, context, rules, options.staticDir).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       if (!response.headersSent) sendReply(response, errorReply(500, "E_INTERNAL", message));
       else response.destroy();
@@ -79,7 +87,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 async function handle(
   request: IncomingMessage,
   response: ServerResponse,
-  hub: SessionHub,
+  context: ApiContext,
   rules: AccessRules,
   staticDir: string | undefined,
 ): Promise<void> {
@@ -87,7 +95,7 @@ async function handle(
   const access = checkAccess(request, url, rules);
   if (!access.ok) return sendReply(response, errorReply(access.status, access.code, access.message));
   if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
-    return sendReply(response, await routeApi(request, url, hub));
+    return sendReply(response, await routeApi(request, url, context));
   }
   const method = request.method;
   if (method !== "GET" && method !== "HEAD") {

@@ -31,6 +31,10 @@ const pageHeaders = {
   // The token may have been in this page's URL: never hand it to another site.
   "referrer-policy": "no-referrer",
   "x-frame-options": "DENY",
+  // The UI renders what models write: should any of it slip through as markup, it can neither
+  // run script nor send data anywhere but back to this server.
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
 };
 
 const placeholder = `<!doctype html>

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pendingApprovalSchema, pendingQuestionSchema, type StreamMessage } from "@lathe/server";
+import { pendingApprovalSchema, pendingQuestionSchema, type StreamMessage } from "@lathe/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { ScriptedFactory } from "./scriptedFactory.js";
 import { errorCode, startTestServer, type TestServer } from "./serverHarness.js";

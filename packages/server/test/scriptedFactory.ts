@@ -36,7 +36,9 @@ export class ScriptedFactory implements SessionFactory {
   }
 
   async create(request: SessionRequest) {
-    if (request.resume !== undefined) {
+    // A session made here before is "stored": it opens again under its id, with its messages.
+    const stored = this.made.find((made) => made.session.id === request.resume);
+    if (request.resume !== undefined && stored === undefined) {
       return {
         ok: false as const,
         error: errorInfo("E_INVALID_ARGS", `No stored session ${request.resume}.`),
@@ -65,6 +67,7 @@ export class ScriptedFactory implements SessionFactory {
       requestApproval: request.requestApproval,
       askUser: request.askUser,
       ...(request.mode ? { mode: request.mode } : {}),
+      ...(stored ? { sessionId: stored.session.id, history: stored.session.messages } : {}),
     });
     const made: MadeSession = { session, llm, request, events: [], closed: false };
     session.subscribe((event) => made.events.push(event));

@@ -1,5 +1,4 @@
-import { eventSchema } from "@lathe/protocol";
-import { serverMessageSchema } from "@lathe/server";
+import { eventSchema, serverMessageSchema } from "@lathe/protocol";
 import { expect, it } from "vitest";
 
 it("server messages never share a type with a session event, so clients tell them apart by type", () => {

@@ -1,4 +1,4 @@
-import { type StreamMessage, streamMessageSchema } from "@lathe/server";
+import { type StreamMessage, streamMessageSchema } from "@lathe/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { ScriptedFactory } from "./scriptedFactory.js";
 import { errorCode, startTestServer, type TestServer } from "./serverHarness.js";

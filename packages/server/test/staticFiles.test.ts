@@ -28,7 +28,7 @@ afterAll(async () => {
 function get(
   path: string,
   method = "GET",
-): Promise<{ status: number; type: string | undefined; text: string }> {
+): Promise<{ status: number; type: string | undefined; csp: string | undefined; text: string }> {
   const { port } = new URL(t.server.origin);
   return new Promise((resolve, reject) => {
     const outgoing = request(
@@ -40,7 +40,12 @@ function get(
           text += chunk;
         });
         response.on("end", () =>
-          resolve({ status: response.statusCode ?? 0, type: response.headers["content-type"], text }),
+          resolve({
+            status: response.statusCode ?? 0,
+            type: response.headers["content-type"],
+            csp: response.headers["content-security-policy"] as string | undefined,
+            text,
+          }),
         );
       },
     );
@@ -56,6 +61,9 @@ describe("static files", () => {
       type: "text/html; charset=utf-8",
       text: expect.stringContaining("Lathe UI"),
     });
+    // Scripts only from the server itself, and connections only back to it.
+    expect((await get("/")).csp).toContain("script-src 'self';");
+    expect((await get("/")).csp).toContain("connect-src 'self';");
     expect(await get("/assets/app.js")).toMatchObject({
       status: 200,
       type: "text/javascript; charset=utf-8",

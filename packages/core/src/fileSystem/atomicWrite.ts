@@ -5,16 +5,21 @@ import path from "node:path";
 /**
  * Writes a file so that readers see either the old or the new contents, never a mix, even after
  * a crash (SPEC §0.3): a temp file in the same directory (rename is atomic only within one file
- * system), flushed to disk, then renamed over the target. An existing file keeps its mode; the
- * parent directories are created.
+ * system), flushed to disk, then renamed over the target. An existing file keeps its mode unless
+ * `options.mode` is given; the parent directories are created.
  */
-export async function atomicWriteFile(filePath: string, contents: string | Uint8Array): Promise<void> {
+export async function atomicWriteFile(
+  filePath: string,
+  contents: string | Uint8Array,
+  options: { mode?: number } = {},
+): Promise<void> {
   const directory = path.dirname(filePath);
   await mkdir(directory, { recursive: true });
-  const existingMode = await modeOf(filePath);
+  const finalMode = options.mode ?? (await modeOf(filePath));
   const tempPath = path.join(directory, `.${path.basename(filePath)}.${randomBytes(6).toString("hex")}.tmp`);
 
-  const handle = await open(tempPath, "wx");
+  // Created with the final mode already, so a secret is never readable by others, even briefly.
+  const handle = await open(tempPath, "wx", options.mode ?? 0o666);
   try {
     await handle.writeFile(contents);
     await handle.sync();
@@ -27,7 +32,7 @@ export async function atomicWriteFile(filePath: string, contents: string | Uint8
 
   try {
     // chmod after creating: the mode given to open() is reduced by the umask.
-    if (existingMode !== undefined) await chmod(tempPath, existingMode);
+    if (finalMode !== undefined) await chmod(tempPath, finalMode);
     await rename(tempPath, filePath);
   } catch (error) {
     await unlink(tempPath).catch(() => undefined);

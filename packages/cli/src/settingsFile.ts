@@ -1,0 +1,70 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { atomicWriteFile } from "@lathe/core";
+import { type ServiceResult, served, serviceError } from "@lathe/server";
+import { keepStoredSecrets } from "./settingsSecrets.js";
+import { userSettingsSchema } from "./userSettings.js";
+
+export type StoredSettings = Record<string, unknown>;
+
+export function settingsPath(latheHome: string): string {
+  return join(latheHome, "settings.json");
+}
+
+/**
+ * `settings.json` as written, defaults not filled in, and not checked against the schema: a file
+ * made invalid by hand can still be read here and mended through the API.
+ */
+export async function readSettingsFile(latheHome: string): Promise<ServiceResult<StoredSettings>> {
+  const path = settingsPath(latheHome);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return served({});
+    return serviceError("failed", "E_STORAGE", `Cannot read ${path}: ${String(error)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return serviceError("failed", "E_INVALID_ARGS", `${path} is not valid JSON: ${reason}`);
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return serviceError("failed", "E_INVALID_ARGS", `${path} must hold a JSON object.`);
+  }
+  return served(json as StoredSettings);
+}
+
+/**
+ * Lays `changes` over the stored settings, one top-level field at a time (`null` removes the
+ * field), checks the result with the CLI's own schema, and writes it atomically. Invalid
+ * settings are refused with every problem named by its field, and nothing is written.
+ */
+export async function updateSettingsFile(
+  latheHome: string,
+  changes: Record<string, unknown>,
+): Promise<ServiceResult<StoredSettings>> {
+  const stored = await readSettingsFile(latheHome);
+  if (!stored.ok) return stored;
+  const merged: StoredSettings = { ...stored.value };
+  for (const [field, value] of Object.entries(changes)) {
+    if (value === null) delete merged[field];
+    else merged[field] = keepStoredSecrets(value, stored.value[field], [field]);
+  }
+  const checked = userSettingsSchema.safeParse(merged);
+  if (!checked.success) {
+    const problems = checked.error.issues.map(
+      (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
+    );
+    return serviceError("invalid", "E_INVALID_ARGS", `Invalid settings: ${problems.join("; ")}`);
+  }
+  try {
+    // What the user wrote is kept, not the parsed copy with the schema's defaults filled in.
+    await atomicWriteFile(settingsPath(latheHome), `${JSON.stringify(merged, null, 2)}\n`);
+  } catch (error) {
+    return serviceError("failed", "E_STORAGE", `Cannot write ${settingsPath(latheHome)}: ${String(error)}`);
+  }
+  return served(merged);
+}

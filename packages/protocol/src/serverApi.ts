@@ -1,0 +1,267 @@
+import { z } from "zod";
+import { eventSchema, modeSchema, runStateSchema } from "./events.js";
+import { messageSchema } from "./messages.js";
+import { spanRecordSchema } from "./spans.js";
+
+/**
+ * The shapes `lathe serve` answers with (SPEC §8), shared by the server, which builds them, and
+ * the web UI, which reads them. Requests are checked by the server's own body schemas.
+ */
+
+/** Approval modes a face can offer (the policy's own enum, restated here so faces need not load the engine). */
+export const approvalModeNameSchema = z.enum(["manual", "ask_first", "auto_edit", "auto", "yolo"]);
+
+/** `GET /api/info`: what a client needs before it opens a session. */
+export const serverInfoSchema = z.object({
+  version: z.string(),
+  /** The directory `lathe serve` was started in: the project a new session opens by default. */
+  defaultProjectRoot: z.string(),
+  /** `provider:model` choices: the configured model, its fallbacks and the catalog's models of providers with a key. */
+  models: z.array(z.string()),
+  defaultModel: z.string().optional(),
+  defaultMode: modeSchema,
+  defaultApprovalMode: approvalModeNameSchema,
+});
+export type ServerInfo = z.infer<typeof serverInfoSchema>;
+
+/** `GET /api/sessions`: the sessions the server holds open. */
+export const liveSessionSummarySchema = z.object({
+  id: z.string(),
+  projectRoot: z.string(),
+  state: runStateSchema,
+  mode: modeSchema,
+  lastSeq: z.number().int(),
+});
+export type LiveSessionSummary = z.infer<typeof liveSessionSummarySchema>;
+
+/** An approval a run is waiting on; answered with `POST /api/sessions/:id/approvals/:approvalId`. */
+export const pendingApprovalSchema = z.object({
+  approvalId: z.string(),
+  callId: z.string(),
+  name: z.string(),
+  arguments: z.unknown(),
+  risk: z.enum(["safe", "low", "medium", "high", "critical"]),
+  reason: z.string(),
+  requestedAt: z.number(),
+});
+
+/** Questions the model asked (`ask_user`); answered with `POST /api/sessions/:id/questions/:questionId`. */
+export const pendingQuestionSchema = z.object({
+  questionId: z.string(),
+  callId: z.string(),
+  questions: z.array(z.object({ question: z.string(), options: z.array(z.string()).optional() })),
+  askedAt: z.number(),
+});
+
+/** `GET /api/sessions/:id`. */
+export const liveSessionDetailSchema = liveSessionSummarySchema.extend({
+  streamId: z.string(),
+  messages: z.array(messageSchema),
+  todos: z.array(
+    z.object({
+      id: z.string(),
+      content: z.string(),
+      status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
+    }),
+  ),
+  pendingApprovals: z.array(pendingApprovalSchema),
+  pendingQuestions: z.array(pendingQuestionSchema),
+});
+export type PendingApproval = z.infer<typeof pendingApprovalSchema>;
+export type PendingQuestion = z.infer<typeof pendingQuestionSchema>;
+export type LiveSessionDetail = z.infer<typeof liveSessionDetailSchema>;
+
+/** `GET /api/stored-sessions?projectRoot=`: sessions in the database, newest first (every project's without `projectRoot`). */
+export const storedSessionSummarySchema = z.object({
+  id: z.string(),
+  title: z.string().optional(),
+  projectRoot: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  messageCount: z.number().int().nonnegative(),
+  /** The session this one was forked from. */
+  parentId: z.string().optional(),
+});
+export type StoredSessionSummary = z.infer<typeof storedSessionSummarySchema>;
+
+/** `GET /api/sessions/:id/checkpoints`, oldest first. */
+export const checkpointSummarySchema = z.object({
+  id: z.string(),
+  reason: z.enum(["user_message", "tool_call", "before_restore"]),
+  messageId: z.string().optional(),
+  callId: z.string().optional(),
+  commit: z.string(),
+  createdAt: z.number(),
+});
+export type CheckpointSummary = z.infer<typeof checkpointSummarySchema>;
+
+/** `GET /api/sessions/:id/checkpoints/:checkpointId/diff`: the project now against the checkpoint. */
+export const checkpointDiffSchema = z.object({
+  /** Seen from the checkpoint: a file created since is "added". */
+  files: z.array(z.object({ path: z.string(), status: z.enum(["added", "modified", "deleted"]) })),
+  /** A unified diff. */
+  patch: z.string(),
+});
+export type CheckpointDiffReply = z.infer<typeof checkpointDiffSchema>;
+
+/**
+ * `POST /api/sessions/:id/checkpoints/:checkpointId/restore` with `{ code?, conversation? }` (both by
+ * default; the conversation goes back only for a checkpoint taken at a user message, and asking for
+ * the conversation alone of another checkpoint is an error). An open session must be idle; the
+ * server closes it, restores, and opens it again: clients reload it (the stream id changes).
+ */
+export const checkpointRestoreSchema = z.object({
+  written: z.array(z.string()),
+  removed: z.array(z.string()),
+  /** Present when the conversation was restored. */
+  messagesRemoved: z.number().int().nonnegative().optional(),
+  /** The full conversation before the restore, kept as a fork. */
+  backupSession: z.string().optional(),
+  /** The reopened session's new stream; absent when the session was not open on this server. */
+  streamId: z.string().optional(),
+});
+export type CheckpointRestoreReply = z.infer<typeof checkpointRestoreSchema>;
+
+/** `GET /api/sessions/:id/trace`: the stored spans of the session's runs. */
+export const traceReplySchema = z.object({ spans: z.array(spanRecordSchema) });
+export type TraceReply = z.infer<typeof traceReplySchema>;
+
+/** `GET /api/files?projectRoot=&dir=`: one folder of the project (ignored files left out), folders first. */
+export const fileListingSchema = z.object({
+  dir: z.string(),
+  entries: z.array(z.object({ name: z.string(), path: z.string(), kind: z.enum(["file", "dir"]) })),
+});
+export type FileListing = z.infer<typeof fileListingSchema>;
+
+/** `GET /api/mentions?projectRoot=&q=`: completions for an `@` the user is typing. */
+export const mentionCompletionsSchema = z.object({
+  items: z.array(
+    z.object({
+      kind: z.enum(["file", "folder", "symbol", "rule", "url", "web", "git", "chat", "lints", "terminal"]),
+      /** What the list shows. */
+      label: z.string(),
+      /** What replaces the `@…` being typed, `@` included. */
+      insert: z.string(),
+      detail: z.string().optional(),
+    }),
+  ),
+});
+export type MentionCompletions = z.infer<typeof mentionCompletionsSchema>;
+
+/**
+ * `GET /api/settings`; `PUT /api/settings` takes a partial `settings` (top-level fields replace the
+ * stored ones whole, `null` removes one) and answers the same shape.
+ */
+export const settingsReplySchema = z.object({
+  /**
+   * `$LATHE_HOME/settings.json` as stored, except its secrets (`apiKey` fields, OTLP headers), which
+   * read as `"[redacted]"`; that value sent back in a PUT keeps the stored secret.
+   */
+  settings: z.record(z.string(), z.unknown()),
+  /** Key presence only: keys are never sent to a client. `PUT /api/keys/:provider` `{ key }` stores one. */
+  providers: z.array(
+    z.object({ name: z.string(), hasKey: z.boolean(), source: z.enum(["env", "credentials", "none"]) }),
+  ),
+});
+export type SettingsReply = z.infer<typeof settingsReplySchema>;
+
+/** `GET /api/memories?projectRoot=` (the user's, then the project's); `DELETE /api/memories/:id?projectRoot=`. */
+export const memoryListSchema = z.object({
+  memories: z.array(
+    z.object({
+      id: z.string(),
+      /** The first line of the content, shortened. */
+      title: z.string(),
+      content: z.string(),
+      scope: z.enum(["user", "project"]),
+      updatedAt: z.number(),
+    }),
+  ),
+});
+export type MemoryList = z.infer<typeof memoryListSchema>;
+
+/** `GET /api/rules?projectRoot=`: the rule files the context engine would read. */
+export const ruleListSchema = z.object({
+  rules: z.array(
+    z.object({
+      name: z.string(),
+      /** Relative to the project, or absolute for the user's own (their settings file). */
+      path: z.string(),
+      /**
+       * As the context engine names it: always; auto (attached when a file matching its globs is in
+       * context); requested (the model fetches it by its description); manual (only when mentioned).
+       */
+      activation: z.enum(["always", "auto", "requested", "manual"]),
+      description: z.string().optional(),
+    }),
+  ),
+});
+export type RuleList = z.infer<typeof ruleListSchema>;
+
+/** `GET /api/mcp?projectRoot=`: the MCP servers configured for the project. */
+export const mcpServerListSchema = z.object({
+  servers: z.array(
+    z.object({
+      name: z.string(),
+      transport: z.enum(["stdio", "http"]),
+      /** The command line or URL, `${env:…}` variables left as written so no secret is shown. */
+      target: z.string(),
+      /** The file it was configured in. */
+      source: z.string(),
+    }),
+  ),
+});
+export type McpServerList = z.infer<typeof mcpServerListSchema>;
+
+/** Every error the API answers with. */
+export const apiErrorSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }),
+});
+export type ApiError = z.infer<typeof apiErrorSchema>;
+
+/**
+ * What the event socket (`/api/sessions/:id/events?since=&stream=`) sends besides the session's own
+ * events. Their `type`s never collide with an event's, so a client tells them apart by `type` alone.
+ *
+ * Order on every connection: `hello`; `replay_gap` when needed; the replayed events; `pending_input`;
+ * then live events, each `pending_input` again whenever the set of waiting requests changes.
+ */
+export const serverMessageSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("hello"),
+    sessionId: z.string(),
+    /**
+     * Names this run of the session's event stream. Seq numbering starts again at 0 when a stored
+     * session is reopened; a client passes the id back as `stream=` so a restart is never
+     * mistaken for a continuation.
+     */
+    streamId: z.string(),
+    /** Seq of the newest event so far (-1 before the first): the replay ends there. */
+    lastSeq: z.number().int(),
+  }),
+  z.object({
+    type: z.literal("replay_gap"),
+    /** The seq the client asked to resume after. */
+    since: z.number().int(),
+    /**
+     * `dropped`: events after `since` fell out of the server's buffer; `restarted`: the stream is
+     * not the one the client saw (other `stream` id, or a seq it never reached). Either way the
+     * client should reload the session (`GET /api/sessions/:id`) and take the events that follow.
+     */
+    reason: z.enum(["dropped", "restarted"]),
+    /** Events up to this seq are missing (for `dropped`). */
+    missingThrough: z.number().int().optional(),
+  }),
+  z.object({
+    type: z.literal("pending_input"),
+    approvals: z.array(pendingApprovalSchema),
+    questions: z.array(pendingQuestionSchema),
+  }),
+  /** The engine threw outside its own event stream (a bug): the run may not end with `run_complete`. */
+  z.object({ type: z.literal("engine_error"), message: z.string() }),
+]);
+export type ServerMessage = z.infer<typeof serverMessageSchema>;
+
+/** One message of the event socket: a server message or a session event. */
+export const streamMessageSchema = z.union([serverMessageSchema, eventSchema]);
+export type StreamMessage = z.infer<typeof streamMessageSchema>;

@@ -1,0 +1,44 @@
+import type { IncomingMessage } from "node:http";
+import { errorReply, type Reply, reply } from "./httpJson.js";
+import type { SessionHub } from "./sessionHub.js";
+import type { ServiceFailureKind, ServiceResult, WorkspaceServices } from "./workspaceServices.js";
+
+/** What every API route may use. */
+export interface ApiContext {
+  hub: SessionHub;
+  /** Absent: a server of sessions alone (tests, benchmarks); the routes that need them say so. */
+  services?: WorkspaceServices;
+}
+
+/** One API request as a route group sees it. */
+export interface ApiCall {
+  request: IncomingMessage;
+  url: URL;
+  /** The decoded path segments after `/api/<group>`. */
+  rest: string[];
+  context: ApiContext;
+}
+
+const statusOf: Record<ServiceFailureKind, number> = {
+  not_found: 404,
+  invalid: 400,
+  conflict: 409,
+  failed: 500,
+};
+
+/** A service's answer as an HTTP reply. */
+export function serviceReply<T>(result: ServiceResult<T>, status = 200): Reply {
+  if (result.ok) return reply(status, result.value);
+  return errorReply(statusOf[result.error.kind], result.error.code, result.error.message);
+}
+
+/** Runs a service call, or says that this server was started without services. */
+export async function withServices(
+  context: ApiContext,
+  call: (services: WorkspaceServices) => Promise<Reply>,
+): Promise<Reply> {
+  if (context.services === undefined) {
+    return errorReply(501, "E_NOT_SUPPORTED", "This server was started without workspace services.");
+  }
+  return call(context.services);
+}

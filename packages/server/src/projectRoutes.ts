@@ -1,0 +1,59 @@
+import { type ApiCall, serviceReply, withServices } from "./apiContext.js";
+import { type Reply, reply } from "./httpJson.js";
+import { completeMentions } from "./mentionCompletions.js";
+import { listProjectFolder } from "./projectFolder.js";
+import { methodNotAllowed, noRoute, readQuery } from "./requestParsing.js";
+import { filesQuery, mentionsQuery, projectQuery } from "./requestQueries.js";
+
+/**
+ * What a project holds besides its sessions, each read for the `projectRoot` the query names:
+ * `GET /api/files?dir=`, `GET /api/mentions?q=`, `GET /api/memories`, `DELETE /api/memories/:id`,
+ * `GET /api/rules`, `GET /api/mcp`. Files and mentions need only the engine; the rest come from
+ * the face's services.
+ */
+export async function projectRoutes(group: string, call: ApiCall): Promise<Reply> {
+  const { request, url, rest } = call;
+  if (group === "memories") return memoryRoutes(call);
+  if (rest.length > 0) return noRoute(url.pathname);
+  if (request.method !== "GET") return methodNotAllowed(request.method);
+  switch (group) {
+    case "files": {
+      const query = await readQuery(url, filesQuery);
+      if (!query.ok) return query.reply;
+      return serviceReply(await listProjectFolder(query.data.projectRoot, query.data.dir));
+    }
+    case "mentions": {
+      const query = await readQuery(url, mentionsQuery);
+      if (!query.ok) return query.reply;
+      return reply(200, await completeMentions(query.data.projectRoot, query.data.q));
+    }
+    case "rules":
+      return withServices(call.context, async (services) => {
+        const query = await readQuery(url, projectQuery);
+        return query.ok ? serviceReply(await services.rules(query.data.projectRoot)) : query.reply;
+      });
+    case "mcp":
+      return withServices(call.context, async (services) => {
+        const query = await readQuery(url, projectQuery);
+        return query.ok ? serviceReply(await services.mcpServers(query.data.projectRoot)) : query.reply;
+      });
+    default:
+      return noRoute(url.pathname);
+  }
+}
+
+function memoryRoutes({ request, url, rest, context }: ApiCall): Promise<Reply> {
+  return withServices(context, async (services) => {
+    const [memoryId, ...extra] = rest;
+    if (extra.length > 0) return noRoute(url.pathname);
+    const query = await readQuery(url, projectQuery);
+    if (!query.ok) return query.reply;
+    const { projectRoot } = query.data;
+    if (memoryId === undefined) {
+      if (request.method !== "GET") return methodNotAllowed(request.method);
+      return serviceReply(await services.memories(projectRoot));
+    }
+    if (request.method !== "DELETE") return methodNotAllowed(request.method);
+    return serviceReply(await services.deleteMemory(projectRoot, memoryId));
+  });
+}

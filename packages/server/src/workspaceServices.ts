@@ -1,0 +1,74 @@
+import type {
+  CheckpointDiffReply,
+  CheckpointRestoreReply,
+  CheckpointSummary,
+  McpServerList,
+  MemoryList,
+  RuleList,
+  ServerInfo,
+  SettingsReply,
+  StoredSessionSummary,
+  TraceReply,
+} from "@lathe/protocol";
+
+/** Why a service could not answer; the server turns it into the HTTP status. */
+export type ServiceFailureKind = "not_found" | "invalid" | "conflict" | "failed";
+
+export interface ServiceError {
+  kind: ServiceFailureKind;
+  /** An `E_…` code: the catalog's where one fits. */
+  code: string;
+  message: string;
+}
+
+export type ServiceResult<T> = { ok: true; value: T } | { ok: false; error: ServiceError };
+
+export function served<T>(value: T): ServiceResult<T> {
+  return { ok: true, value };
+}
+
+export function serviceError<T = never>(
+  kind: ServiceFailureKind,
+  code: string,
+  message: string,
+): ServiceResult<T> {
+  return { ok: false, error: { kind, code, message } };
+}
+
+/** What to put back: both by default; `code: false` is the conversation alone and the reverse. */
+export interface RestoreParts {
+  code: boolean;
+  conversation: boolean;
+}
+
+/** A restore as the services report it; the server adds the reopened session's stream. */
+export type CheckpointRestored = Omit<CheckpointRestoreReply, "streamId">;
+
+/**
+ * What the server needs from its face besides sessions: where the database, the settings and the
+ * credentials live, and how the face reads them. Every project root given is absolute, real (symlinks
+ * resolved) and an existing directory; every session id is exact.
+ */
+export interface WorkspaceServices {
+  info(): Promise<ServiceResult<ServerInfo>>;
+  /** Newest first; every project's when `projectRoot` is absent. */
+  storedSessions(projectRoot: string | undefined): Promise<ServiceResult<StoredSessionSummary[]>>;
+  /** Oldest first. */
+  checkpoints(sessionId: string): Promise<ServiceResult<CheckpointSummary[]>>;
+  checkpointDiff(sessionId: string, checkpointId: string): Promise<ServiceResult<CheckpointDiffReply>>;
+  /** Called only while no engine holds the session: the server closes an open one first. */
+  restoreCheckpoint(
+    sessionId: string,
+    checkpointId: string,
+    parts: RestoreParts,
+  ): Promise<ServiceResult<CheckpointRestored>>;
+  trace(sessionId: string): Promise<ServiceResult<TraceReply>>;
+  settings(): Promise<ServiceResult<SettingsReply>>;
+  /** Merges `changes` into the stored settings (`null` removes a field); nothing is written when invalid. */
+  updateSettings(changes: Record<string, unknown>): Promise<ServiceResult<SettingsReply>>;
+  storeKey(provider: string, key: string): Promise<ServiceResult<{ stored: true }>>;
+  memories(projectRoot: string): Promise<ServiceResult<MemoryList>>;
+  deleteMemory(projectRoot: string, memoryId: string): Promise<ServiceResult<{ deleted: true }>>;
+  rules(projectRoot: string): Promise<ServiceResult<RuleList>>;
+  mcpServers(projectRoot: string): Promise<ServiceResult<McpServerList>>;
+}

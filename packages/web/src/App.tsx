@@ -1,0 +1,254 @@
+import type { Mode, ServerInfo } from "@lathe/protocol";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ApiFailure, api } from "./api/httpApi.js";
+import { ChatView } from "./chat/ChatView.js";
+import { CheckpointList, FileTree, SessionList, SettingsPanel, TraceView } from "./panels/index.js";
+import { readAddress, writeAddress } from "./sessionAddress.js";
+import { useSessionStore } from "./state/sessionStore.js";
+import type { UserItem } from "./state/sessionView.js";
+
+const modes: Mode[] = ["agent", "plan", "ask", "debug"];
+type SideTab = "checkpoints" | "trace" | "settings";
+
+function describe(error: unknown): string {
+  if (error instanceof ApiFailure) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function App() {
+  const [info, setInfo] = useState<ServerInfo>();
+  const [projectRoot, setProjectRoot] = useState<string>();
+  const [model, setModel] = useState<string>();
+  const [approvalMode, setApprovalMode] = useState("ask_first");
+  const [failure, setFailure] = useState<string>();
+  const [refresh, setRefresh] = useState(0);
+  const [tab, setTab] = useState<SideTab>("checkpoints");
+  const [insertion, setInsertion] = useState<{ text: string; nonce: number }>();
+  const view = useSessionStore((store) => store.view);
+  const openView = useSessionStore((store) => store.open);
+  const setViewMode = useSessionStore((store) => store.setMode);
+  const sessionId = view?.sessionId;
+  const mode = view?.status.mode ?? info?.defaultMode ?? "agent";
+  const busy = view !== undefined && view.status.state !== "idle";
+
+  const fail = useCallback((error: unknown) => setFailure(describe(error)), []);
+
+  const show = useCallback(
+    (id: string, root: string) => {
+      window.history.replaceState(null, "", writeAddress({ sessionId: id, projectRoot: root }));
+      void openView(id);
+    },
+    [openView],
+  );
+
+  /** Opens a session: live ones are joined, stored ones reopened (resumed) first. */
+  const openSession = useCallback(
+    async (id: string, root: string) => {
+      try {
+        const live = await api.liveSessions();
+        if (!live.some((session) => session.id === id)) {
+          await api.openSession({ projectRoot: root, resume: id, ...(model ? { model } : {}) });
+        }
+        show(id, root);
+        setRefresh((count) => count + 1);
+      } catch (error) {
+        fail(error);
+      }
+    },
+    [fail, model, show],
+  );
+
+  // The address is read once, on the first load; later changes to the callbacks must not re-open.
+  const firstLoad = useRef(true);
+  useEffect(() => {
+    if (!firstLoad.current) return;
+    firstLoad.current = false;
+    api
+      .info()
+      .then((loaded) => {
+        setInfo(loaded);
+        setApprovalMode(loaded.defaultApprovalMode);
+        if (loaded.defaultModel) setModel(loaded.defaultModel);
+        const address = readAddress(window.location.hash);
+        const root = address.projectRoot ?? loaded.defaultProjectRoot;
+        setProjectRoot(root);
+        if (address.sessionId) void openSession(address.sessionId, root);
+      })
+      .catch(fail);
+  }, [fail, openSession]);
+
+  const newSession = async () => {
+    if (!projectRoot) return;
+    try {
+      const created = await api.openSession({ projectRoot, mode, ...(model ? { model } : {}) });
+      if (approvalMode !== info?.defaultApprovalMode) await api.setApprovalMode(created.id, approvalMode);
+      show(created.id, projectRoot);
+      setRefresh((count) => count + 1);
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const changeMode = (next: Mode) => {
+    setViewMode(next);
+    if (sessionId) api.setMode(sessionId, next).catch(fail);
+  };
+  const cycleMode = () => changeMode(modes[(modes.indexOf(mode) + 1) % modes.length]!);
+
+  const changeApprovalMode = (next: string) => {
+    setApprovalMode(next);
+    if (sessionId) api.setApprovalMode(sessionId, next).catch(fail);
+  };
+
+  /** A model is chosen when a session opens: switching reopens the idle session with the new one. */
+  const changeModel = async (next: string) => {
+    setModel(next);
+    if (!sessionId || !projectRoot || busy) return;
+    try {
+      await api.closeSession(sessionId);
+      await api.openSession({ projectRoot, resume: sessionId, model: next });
+      show(sessionId, projectRoot);
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const restore = useCallback(
+    async (item: UserItem) => {
+      if (!sessionId || !item.checkpointId) return;
+      if (!window.confirm("Put the project files and the conversation back to before this message?")) return;
+      try {
+        await api.restoreCheckpoint(sessionId, item.checkpointId);
+        void openView(sessionId);
+        setRefresh((count) => count + 1);
+      } catch (error) {
+        fail(error);
+      }
+    },
+    [sessionId, openView, fail],
+  );
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && busy && sessionId) api.cancel(sessionId).catch(fail);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [busy, sessionId, fail]);
+
+  if (!projectRoot) {
+    return <div className="loading">{failure ?? "Connecting to Lathe…"}</div>;
+  }
+  return (
+    <div className="app" data-testid="app">
+      <header className="top-bar">
+        <span className="brand">Lathe</span>
+        <input
+          className="project-root"
+          aria-label="Project folder"
+          defaultValue={projectRoot}
+          onKeyDown={(event) => {
+            if (event.key === "Enter") setProjectRoot(event.currentTarget.value.trim() || projectRoot);
+          }}
+        />
+        <select
+          aria-label="Mode"
+          data-testid="mode-select"
+          value={mode}
+          onChange={(event) => changeMode(event.target.value as Mode)}
+        >
+          {modes.map((name) => (
+            <option key={name} value={name}>
+              {name[0]!.toUpperCase() + name.slice(1)}
+            </option>
+          ))}
+        </select>
+        <select
+          aria-label="Model"
+          data-testid="model-select"
+          value={model ?? ""}
+          disabled={busy}
+          onChange={(event) => void changeModel(event.target.value)}
+        >
+          {model === undefined && <option value="">Default model</option>}
+          {[...new Set([...(model ? [model] : []), ...(info?.models ?? [])])].map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+        {failure && (
+          <button
+            type="button"
+            className="failure"
+            data-testid="failure"
+            onClick={() => setFailure(undefined)}
+          >
+            {failure} ✕
+          </button>
+        )}
+      </header>
+      <aside className="left-side">
+        <SessionList
+          projectRoot={projectRoot}
+          {...(sessionId ? { activeId: sessionId } : {})}
+          refreshKey={refresh}
+          onOpen={(id) => void openSession(id, projectRoot)}
+          onNew={() => void newSession()}
+        />
+        <FileTree
+          projectRoot={projectRoot}
+          refreshKey={refresh}
+          onMention={(path) => setInsertion({ text: `@${path}`, nonce: Date.now() })}
+        />
+      </aside>
+      <main className="center">
+        <ChatView
+          projectRoot={projectRoot}
+          approvalMode={approvalMode}
+          {...(insertion ? { insertion } : {})}
+          onApprovalMode={changeApprovalMode}
+          onCycleMode={cycleMode}
+          onRestore={(item) => void restore(item)}
+          onFailure={setFailure}
+        />
+      </main>
+      <aside className="right-side">
+        <nav className="tabs">
+          {(["checkpoints", "trace", "settings"] as const).map((name) => (
+            <button
+              type="button"
+              key={name}
+              className={tab === name ? "active" : ""}
+              data-testid={`tab-${name}`}
+              onClick={() => setTab(name)}
+            >
+              {name[0]!.toUpperCase() + name.slice(1)}
+            </button>
+          ))}
+        </nav>
+        {tab === "checkpoints" && sessionId && (
+          <CheckpointList
+            sessionId={sessionId}
+            refreshKey={busy ? refresh : refresh + (view?.lastSeq ?? 0) + 1}
+            onRestored={() => {
+              void openView(sessionId);
+              setRefresh((count) => count + 1);
+            }}
+          />
+        )}
+        {tab === "trace" && sessionId && (
+          <TraceView sessionId={sessionId} refreshKey={busy ? refresh : refresh + 1} />
+        )}
+        {tab === "settings" && (
+          <SettingsPanel
+            projectRoot={projectRoot}
+            {...(sessionId ? { sessionId } : {})}
+            approvalMode={approvalMode}
+            onApprovalMode={changeApprovalMode}
+          />
+        )}
+      </aside>
+    </div>
+  );
+}

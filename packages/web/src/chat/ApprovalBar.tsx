@@ -1,0 +1,53 @@
+import type { PendingApproval } from "@lathe/protocol";
+import { summarizeToolCall } from "./toolSummary.js";
+
+export const approvalModes = [
+  { value: "manual", label: "Manual: ask for everything but reads" },
+  { value: "ask_first", label: "Ask first: ask before edits and commands" },
+  { value: "auto_edit", label: "Auto edit: edits allowed, commands asked" },
+  { value: "auto", label: "Auto: ask only for risky actions" },
+  { value: "yolo", label: "YOLO: never ask (the sandbox still applies)" },
+] as const;
+
+/** Shown while approvals wait: answer them all at once, or change the policy for what follows. */
+export function ApprovalBar({
+  approvals,
+  approvalMode,
+  onAcceptAll,
+  onRejectAll,
+  onApprovalMode,
+}: {
+  approvals: PendingApproval[];
+  approvalMode: string;
+  onAcceptAll(): void;
+  onRejectAll(): void;
+  onApprovalMode(mode: string): void;
+}) {
+  if (approvals.length === 0) return null;
+  return (
+    <div className="approval-bar" data-testid="approval-bar">
+      <span className="approval-count">
+        {approvals.length === 1
+          ? `Waiting for approval: ${summarizeToolCall(approvals[0]!.name, approvals[0]!.arguments)}`
+          : `${approvals.length} actions wait for approval`}
+      </span>
+      <button type="button" className="primary" data-testid="accept-all" onClick={onAcceptAll}>
+        Accept{approvals.length > 1 ? " all" : ""}
+      </button>
+      <button type="button" data-testid="reject-all" onClick={onRejectAll}>
+        Reject{approvals.length > 1 ? " all" : ""}
+      </button>
+      <select
+        aria-label="Approval policy"
+        value={approvalMode}
+        onChange={(event) => onApprovalMode(event.target.value)}
+      >
+        {approvalModes.map((mode) => (
+          <option key={mode.value} value={mode.value}>
+            {mode.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import type { DiffFile } from "../render/index.js";
+
+type Args = Record<string, unknown>;
+
+const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+/**
+ * Turns an `apply_patch` envelope (`*** Begin Patch` … `*** End Patch`) into before/after texts
+ * per file: context and removed lines make the before, context and added lines the after. The
+ * texts are the patched region, not whole files, which is all the card needs to show.
+ */
+export function envelopeFiles(patch: string): DiffFile[] {
+  const files: DiffFile[] = [];
+  let current: { path: string; old: string[]; next: string[]; kind: "add" | "update" | "delete" } | undefined;
+  const finish = () => {
+    if (!current) return;
+    const join = (lines: string[]) => (lines.length === 0 ? "" : `${lines.join("\n")}\n`);
+    files.push({
+      path: current.path,
+      ...(current.kind === "add" ? {} : { oldText: join(current.old) }),
+      ...(current.kind === "delete" ? {} : { newText: join(current.next) }),
+    });
+    current = undefined;
+  };
+  for (const line of patch.split("\n")) {
+    const header = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line);
+    if (header) {
+      finish();
+      current = {
+        path: header[2]!.trim(),
+        old: [],
+        next: [],
+        kind: header[1] === "Add" ? "add" : header[1] === "Update" ? "update" : "delete",
+      };
+      continue;
+    }
+    if (!current || line.startsWith("***") || line.startsWith("@@")) continue;
+    const body = line.slice(1);
+    if (line.startsWith("+")) current.next.push(body);
+    else if (line.startsWith("-")) current.old.push(body);
+    else if (line.startsWith(" ")) {
+      current.old.push(body);
+      current.next.push(body);
+    }
+  }
+  finish();
+  return files;
+}
+
+/** What an edit call changes, for the card's diff view; empty for tools that change no file. */
+export function toolDiffFiles(name: string, args: unknown): DiffFile[] {
+  if (typeof args !== "object" || args === null) return [];
+  const input = args as Args;
+  const path = text(input.path);
+  switch (name) {
+    case "edit_file": {
+      const old = text(input.old_string);
+      const next = text(input.new_string);
+      if (!path || old === undefined || next === undefined) return [];
+      return [old === "" ? { path, newText: next } : { path, oldText: old, newText: next }];
+    }
+    case "multi_edit": {
+      if (!path || !Array.isArray(input.edits)) return [];
+      return input.edits.flatMap((edit: unknown) => {
+        const entry = (edit ?? {}) as Args;
+        const old = text(entry.old_string);
+        const next = text(entry.new_string);
+        if (old === undefined || next === undefined) return [];
+        return [old === "" ? { path, newText: next } : { path, oldText: old, newText: next }];
+      });
+    }
+    case "write_file": {
+      const contents = text(input.contents);
+      return path && contents !== undefined ? [{ path, newText: contents }] : [];
+    }
+    case "apply_patch":
+      return envelopeFiles(text(input.patch) ?? "");
+    default:
+      return [];
+  }
+}

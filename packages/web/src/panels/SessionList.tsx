@@ -1,0 +1,166 @@
+import type { LiveSessionSummary, StoredSessionSummary } from "@lathe/protocol";
+import { useCallback } from "react";
+import { api } from "../api/httpApi.js";
+import { absoluteTime, relativeTime } from "./format.js";
+import { ResourceView } from "./PanelStatus.js";
+import { useApiResource } from "./useApiResource.js";
+import "./panels.css";
+
+export interface SessionListProps {
+  projectRoot: string;
+  activeId?: string;
+  refreshKey?: number;
+  onOpen(id: string): void;
+  onNew(): void;
+}
+
+/** States in which the agent is doing something, shown with a busy badge. */
+const busyStates = new Set<LiveSessionSummary["state"]>([
+  "streaming",
+  "tool_pending",
+  "tool_executing",
+  "tool_results",
+]);
+
+export function SessionList(props: SessionListProps) {
+  const { projectRoot, refreshKey } = props;
+  const loadLive = useCallback(
+    async () => (await api.liveSessions()).filter((session) => session.projectRoot === projectRoot),
+    [projectRoot],
+  );
+  const loadStored = useCallback(() => api.storedSessions(projectRoot), [projectRoot]);
+  const live = useApiResource(loadLive, refreshKey).resource;
+  const stored = useApiResource(loadStored, refreshKey).resource;
+
+  const storedById = new Map(
+    stored.status === "ready" ? stored.data.map((session) => [session.id, session]) : [],
+  );
+  // An open session is also in the database; listing it twice would give two rows with one id.
+  const liveIds = new Set(live.status === "ready" ? live.data.map((session) => session.id) : []);
+  const now = Date.now();
+
+  return (
+    <nav className="lp-panel lp-sessions" aria-label="Sessions">
+      <div className="lp-toolbar">
+        <button
+          type="button"
+          className="lp-button lp-primary"
+          data-testid="new-session"
+          onClick={props.onNew}
+        >
+          New session
+        </button>
+      </div>
+
+      <h3 className="lp-heading">Open</h3>
+      <ResourceView
+        resource={live}
+        emptyText="No open sessions"
+        isEmpty={(sessions) => sessions.length === 0}
+      >
+        {(sessions) => (
+          <ul className="lp-list">
+            {sessions.map((session) => (
+              <LiveSessionRow
+                key={session.id}
+                session={session}
+                stored={storedById.get(session.id)}
+                active={session.id === props.activeId}
+                onOpen={props.onOpen}
+              />
+            ))}
+          </ul>
+        )}
+      </ResourceView>
+
+      <h3 className="lp-heading">History</h3>
+      <ResourceView
+        resource={stored}
+        emptyText="No earlier sessions"
+        isEmpty={(sessions) => sessions.every((session) => liveIds.has(session.id))}
+      >
+        {(sessions) => (
+          <ul className="lp-list">
+            {sessions
+              .filter((session) => !liveIds.has(session.id))
+              .map((session) => (
+                <StoredSessionRow
+                  key={session.id}
+                  session={session}
+                  now={now}
+                  active={session.id === props.activeId}
+                  onOpen={props.onOpen}
+                />
+              ))}
+          </ul>
+        )}
+      </ResourceView>
+    </nav>
+  );
+}
+
+function LiveSessionRow(props: {
+  session: LiveSessionSummary;
+  stored: StoredSessionSummary | undefined;
+  active: boolean;
+  onOpen(id: string): void;
+}) {
+  const { session } = props;
+  const badgeTone = busyStates.has(session.state)
+    ? "busy"
+    : session.state === "awaiting_approval"
+      ? "attention"
+      : session.state === "failed"
+        ? "error"
+        : "idle";
+  return (
+    <li>
+      <button
+        type="button"
+        className="lp-row"
+        data-testid="session-row"
+        data-id={session.id}
+        aria-current={props.active ? "true" : undefined}
+        title={session.id}
+        onClick={() => props.onOpen(session.id)}
+      >
+        <span className="lp-row-title">{props.stored?.title || "Untitled"}</span>
+        <span className="lp-row-meta">
+          <span className={`lp-badge lp-badge-${badgeTone}`}>{session.state.replaceAll("_", " ")}</span>
+          <span>{session.mode}</span>
+        </span>
+      </button>
+    </li>
+  );
+}
+
+function StoredSessionRow(props: {
+  session: StoredSessionSummary;
+  now: number;
+  active: boolean;
+  onOpen(id: string): void;
+}) {
+  const { session } = props;
+  return (
+    <li>
+      <button
+        type="button"
+        className="lp-row"
+        data-testid="session-row"
+        data-id={session.id}
+        aria-current={props.active ? "true" : undefined}
+        title={`${session.id}\nUpdated ${absoluteTime(session.updatedAt)}`}
+        onClick={() => props.onOpen(session.id)}
+      >
+        <span className="lp-row-title">{session.title || "Untitled"}</span>
+        <span className="lp-row-meta">
+          <span>{relativeTime(session.updatedAt, props.now)}</span>
+          <span>
+            {session.messageCount} {session.messageCount === 1 ? "message" : "messages"}
+          </span>
+          {session.parentId ? <span title={`Forked from ${session.parentId}`}>fork</span> : null}
+        </span>
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,345 @@
+import type { approvalModeNameSchema, MemoryList, SettingsReply } from "@lathe/protocol";
+import { type FormEvent, type ReactNode, useCallback, useId, useState } from "react";
+import { api } from "../api/httpApi.js";
+import { absoluteTime, relativeTime } from "./format.js";
+import { PanelStatus, ResourceView } from "./PanelStatus.js";
+import { useApiAction } from "./useApiAction.js";
+import { useApiResource } from "./useApiResource.js";
+import "./panels.css";
+
+export interface SettingsPanelProps {
+  projectRoot: string;
+  sessionId?: string;
+  approvalMode: string;
+  onApprovalMode(mode: string): void;
+}
+
+type ApprovalModeName = (typeof approvalModeNameSchema.options)[number];
+
+/** One line per mode, from SPEC §5's table; typed against the protocol so a new mode cannot go unexplained. */
+const approvalModeExplanations: Record<ApprovalModeName, string> = {
+  manual: "Asks before every action that is not a safe read.",
+  ask_first: "Asks before medium-risk actions and above, such as edits and most commands.",
+  auto_edit: "Edits and low-risk commands run; asks before high-risk and critical actions.",
+  auto: "Runs everything except critical actions, which it still asks about.",
+  yolo: "Never asks. Hard blocks such as `rm -rf /` still hold.",
+};
+
+const approvalModeNames = Object.keys(approvalModeExplanations) as ApprovalModeName[];
+
+function isApprovalModeName(mode: string): mode is ApprovalModeName {
+  return Object.hasOwn(approvalModeExplanations, mode);
+}
+
+export function SettingsPanel(props: SettingsPanelProps) {
+  return (
+    <div className="lp-panel lp-settings" data-testid="settings-panel">
+      <ProvidersSection />
+      <ApprovalModeSection
+        approvalMode={props.approvalMode}
+        appliesToSession={props.sessionId !== undefined}
+        onApprovalMode={props.onApprovalMode}
+      />
+      <RulesSection projectRoot={props.projectRoot} />
+      <McpServersSection projectRoot={props.projectRoot} />
+      <MemoriesSection projectRoot={props.projectRoot} />
+    </div>
+  );
+}
+
+function SettingsSection(props: { title: string; hint?: string; children: ReactNode }) {
+  return (
+    <section className="lp-section" aria-label={props.title}>
+      <h3 className="lp-heading">{props.title}</h3>
+      {props.hint ? <p className="lp-hint">{props.hint}</p> : null}
+      {props.children}
+    </section>
+  );
+}
+
+function ProvidersSection() {
+  const { resource, reload } = useApiResource(api.settings);
+  return (
+    <SettingsSection title="Providers and keys" hint="Keys are stored on the server and never shown here.">
+      <ResourceView resource={resource}>
+        {(reply) => (
+          <>
+            {reply.providers.length === 0 ? (
+              <PanelStatus kind="empty">No providers</PanelStatus>
+            ) : (
+              <ul className="lp-list">
+                {reply.providers.map((provider) => (
+                  <ProviderKeyRow key={provider.name} provider={provider} onSaved={reload} />
+                ))}
+              </ul>
+            )}
+            <DefaultModelForm key={savedModel(reply)} savedModel={savedModel(reply)} onSaved={reload} />
+          </>
+        )}
+      </ResourceView>
+    </SettingsSection>
+  );
+}
+
+function savedModel(reply: SettingsReply): string {
+  const model = reply.settings.model;
+  return typeof model === "string" ? model : "";
+}
+
+const keySourceLabels: Record<SettingsReply["providers"][number]["source"], string> = {
+  env: "from environment",
+  credentials: "stored",
+  none: "no key",
+};
+
+function ProviderKeyRow(props: { provider: SettingsReply["providers"][number]; onSaved(): void }) {
+  const { provider } = props;
+  const [draftKey, setDraftKey] = useState("");
+  const [saved, setSaved] = useState(false);
+  const save = useApiAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const key = draftKey.trim();
+    if (key === "") return;
+    const result = await save.run(() => api.setKey(provider.name, key));
+    if (!result.ok) return;
+    // The key leaves the page as soon as the server has it.
+    setDraftKey("");
+    setSaved(true);
+    props.onSaved();
+  };
+  return (
+    <li className="lp-item">
+      <div className="lp-item-line">
+        <span className="lp-item-title">{provider.name}</span>
+        <span className={`lp-badge ${provider.hasKey ? "lp-badge-ok" : "lp-badge-idle"}`}>
+          {provider.hasKey ? keySourceLabels[provider.source] : "no key"}
+        </span>
+      </div>
+      <form className="lp-inline-form" onSubmit={submit}>
+        <input
+          type="password"
+          className="lp-input"
+          autoComplete="new-password"
+          spellCheck={false}
+          placeholder={provider.hasKey ? "Replace key" : "API key"}
+          aria-label={`${provider.name} API key`}
+          value={draftKey}
+          onChange={(event) => {
+            setDraftKey(event.target.value);
+            setSaved(false);
+          }}
+        />
+        <button type="submit" className="lp-button" disabled={save.pending || draftKey.trim() === ""}>
+          {save.pending ? "Saving…" : "Save"}
+        </button>
+      </form>
+      {save.error ? <PanelStatus kind="error">{save.error}</PanelStatus> : null}
+      {saved ? <p className="lp-hint">Key saved.</p> : null}
+    </li>
+  );
+}
+
+function DefaultModelForm(props: { savedModel: string; onSaved(): void }) {
+  const [draftModel, setDraftModel] = useState(props.savedModel);
+  const inputId = useId();
+  const save = useApiAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await save.run(() => api.updateSettings({ model: draftModel.trim() }));
+    if (result.ok) props.onSaved();
+  };
+  return (
+    <form className="lp-field" onSubmit={submit}>
+      <label className="lp-label" htmlFor={inputId}>
+        Default model
+      </label>
+      <div className="lp-inline-form">
+        <input
+          id={inputId}
+          className="lp-input"
+          spellCheck={false}
+          placeholder="provider:model"
+          value={draftModel}
+          onChange={(event) => setDraftModel(event.target.value)}
+        />
+        <button
+          type="submit"
+          className="lp-button"
+          disabled={save.pending || draftModel.trim() === "" || draftModel.trim() === props.savedModel}
+        >
+          {save.pending ? "Saving…" : "Save"}
+        </button>
+      </div>
+      {save.error ? <PanelStatus kind="error">{save.error}</PanelStatus> : null}
+    </form>
+  );
+}
+
+function ApprovalModeSection(props: {
+  approvalMode: string;
+  appliesToSession: boolean;
+  onApprovalMode(mode: string): void;
+}) {
+  const known = isApprovalModeName(props.approvalMode);
+  return (
+    <SettingsSection
+      title="Approval mode"
+      hint={props.appliesToSession ? "Applies to this session." : "Applies to new sessions."}
+    >
+      <select
+        className="lp-input"
+        aria-label="Approval mode"
+        value={props.approvalMode}
+        onChange={(event) => props.onApprovalMode(event.target.value)}
+      >
+        {/* A mode this UI does not know is still shown rather than silently replaced. */}
+        {known ? null : <option value={props.approvalMode}>{props.approvalMode}</option>}
+        {approvalModeNames.map((mode) => (
+          <option key={mode} value={mode} title={approvalModeExplanations[mode]}>
+            {mode}
+          </option>
+        ))}
+      </select>
+      <p className="lp-hint">
+        {isApprovalModeName(props.approvalMode)
+          ? approvalModeExplanations[props.approvalMode]
+          : "Unknown mode."}
+      </p>
+    </SettingsSection>
+  );
+}
+
+function RulesSection(props: { projectRoot: string }) {
+  const { projectRoot } = props;
+  const load = useCallback(() => api.rules(projectRoot), [projectRoot]);
+  const { resource } = useApiResource(load);
+  return (
+    <SettingsSection title="Rules">
+      <ResourceView
+        resource={resource}
+        emptyText="No rule files"
+        isEmpty={(reply) => reply.rules.length === 0}
+      >
+        {(reply) => (
+          <ul className="lp-list">
+            {reply.rules.map((rule) => (
+              <li key={rule.path} className="lp-item" title={rule.path}>
+                <div className="lp-item-line">
+                  <span className="lp-item-title">{rule.name}</span>
+                  <span className="lp-badge lp-badge-idle">{rule.activation}</span>
+                </div>
+                <div className="lp-item-sub lp-mono">{rule.path}</div>
+                {rule.description ? <div className="lp-item-sub">{rule.description}</div> : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </ResourceView>
+    </SettingsSection>
+  );
+}
+
+function McpServersSection(props: { projectRoot: string }) {
+  const { projectRoot } = props;
+  const load = useCallback(() => api.mcpServers(projectRoot), [projectRoot]);
+  const { resource } = useApiResource(load);
+  return (
+    <SettingsSection title="MCP servers">
+      <ResourceView
+        resource={resource}
+        emptyText="No MCP servers configured"
+        isEmpty={(reply) => reply.servers.length === 0}
+      >
+        {(reply) => (
+          <ul className="lp-list">
+            {reply.servers.map((server) => (
+              <li key={`${server.source}:${server.name}`} className="lp-item">
+                <div className="lp-item-line">
+                  <span className="lp-item-title">{server.name}</span>
+                  <span className="lp-badge lp-badge-idle">{server.transport}</span>
+                </div>
+                <div className="lp-item-sub lp-mono" title={server.target}>
+                  {server.target}
+                </div>
+                <div className="lp-item-sub lp-muted" title={server.source}>
+                  {server.source}
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </ResourceView>
+    </SettingsSection>
+  );
+}
+
+function MemoriesSection(props: { projectRoot: string }) {
+  const { projectRoot } = props;
+  const load = useCallback(() => api.memories(projectRoot), [projectRoot]);
+  const { resource, reload } = useApiResource(load);
+  const now = Date.now();
+  return (
+    <SettingsSection title="Memories">
+      <ResourceView
+        resource={resource}
+        emptyText="No memories"
+        isEmpty={(reply) => reply.memories.length === 0}
+      >
+        {(reply) => (
+          <ul className="lp-list">
+            {reply.memories.map((memory) => (
+              <MemoryRow
+                key={memory.id}
+                projectRoot={projectRoot}
+                memory={memory}
+                now={now}
+                onDeleted={reload}
+              />
+            ))}
+          </ul>
+        )}
+      </ResourceView>
+    </SettingsSection>
+  );
+}
+
+function MemoryRow(props: {
+  projectRoot: string;
+  memory: MemoryList["memories"][number];
+  now: number;
+  onDeleted(): void;
+}) {
+  const { memory } = props;
+  const remove = useApiAction();
+  const deleteMemory = async () => {
+    const result = await remove.run(() => api.deleteMemory(props.projectRoot, memory.id));
+    if (result.ok) props.onDeleted();
+  };
+  return (
+    <li className="lp-item">
+      <div className="lp-item-line">
+        <span className="lp-item-title" title={memory.title}>
+          {memory.title}
+        </span>
+        <button
+          type="button"
+          className="lp-button lp-danger lp-push-right"
+          disabled={remove.pending}
+          aria-label={`Delete memory ${memory.title}`}
+          onClick={deleteMemory}
+        >
+          {remove.pending ? "Deleting…" : "Delete"}
+        </button>
+      </div>
+      <div className="lp-item-line lp-item-sub">
+        <span className="lp-badge lp-badge-idle">{memory.scope}</span>
+        <span className="lp-muted" title={absoluteTime(memory.updatedAt)}>
+          {relativeTime(memory.updatedAt, props.now)}
+        </span>
+      </div>
+      <div className="lp-item-sub lp-clamp">{memory.content}</div>
+      {remove.error ? <PanelStatus kind="error">{remove.error}</PanelStatus> : null}
+    </li>
+  );
+}

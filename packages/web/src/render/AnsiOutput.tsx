@@ -1,0 +1,52 @@
+import { useLayoutEffect, useMemo, useRef } from "react";
+import { toAnsiDisplay } from "./ansiText.js";
+
+export interface AnsiOutputProps {
+  text: string;
+  /** Only the last this many characters are shown. */
+  maxChars?: number;
+}
+
+/** Within this many pixels of the bottom the reader is following the output, so new output keeps it in view. */
+const followSlack = 24;
+
+/** Terminal output with its ANSI colours, showing the end of long output. */
+export function AnsiOutput({ text, maxChars = 100_000 }: AnsiOutputProps) {
+  const display = useMemo(() => toAnsiDisplay(text, maxChars), [text, maxChars]);
+  const box = useRef<HTMLPreElement>(null);
+  const following = useRef(true);
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (element && following.current) element.scrollTop = element.scrollHeight;
+  });
+  const onScroll = () => {
+    const element = box.current;
+    if (element)
+      following.current = element.scrollHeight - element.scrollTop - element.clientHeight <= followSlack;
+  };
+  return (
+    <pre className="ansi-output" data-testid="ansi-output" ref={box} onScroll={onScroll}>
+      {display.hiddenChars > 0 && (
+        <span className="ansi-hidden-note">
+          … {display.hiddenChars.toLocaleString("en-US")} earlier characters hidden{"\n"}
+        </span>
+      )}
+      {display.spans.map((span, index) =>
+        span.className || span.color || span.background ? (
+          <span
+            // biome-ignore lint/suspicious/noArrayIndexKey: spans are positions in output that only grows at the end
+            key={index}
+            className={span.className}
+            style={
+              span.color || span.background ? { color: span.color, background: span.background } : undefined
+            }
+          >
+            {span.text}
+          </span>
+        ) : (
+          span.text
+        ),
+      )}
+    </pre>
+  );
+}

@@ -1,0 +1,22 @@
+/**
+ * The open session lives in the address (`#session=ID&project=PATH`), so a reload or a shared
+ * tab comes back to the same conversation, still streaming if its run goes on.
+ */
+export interface SessionAddress {
+  sessionId?: string;
+  projectRoot?: string;
+}
+
+export function readAddress(hash: string): SessionAddress {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  const sessionId = params.get("session") ?? undefined;
+  const projectRoot = params.get("project") ?? undefined;
+  return { ...(sessionId ? { sessionId } : {}), ...(projectRoot ? { projectRoot } : {}) };
+}
+
+export function writeAddress(address: SessionAddress): string {
+  const params = new URLSearchParams();
+  if (address.projectRoot) params.set("project", address.projectRoot);
+  if (address.sessionId) params.set("session", address.sessionId);
+  return `#${params.toString()}`;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { envelopeFiles, toolDiffFiles } from "../src/chat/toolDiff.js";
+import { summarizeToolCall } from "../src/chat/toolSummary.js";
+
+describe("tool card summaries", () => {
+  it("says what each call does in one line", () => {
+    const twelve = Array.from({ length: 12 }, (_, i) => `line ${i}`).join("\n");
+    expect(summarizeToolCall("edit_file", { path: "src/a.ts", old_string: twelve, new_string: "x" })).toBe(
+      "Editing src/a.ts (replacing ~12 lines)",
+    );
+    expect(summarizeToolCall("edit_file", { path: "n.ts", old_string: "", new_string: "a\nb\n" })).toBe(
+      "Creating n.ts (2 lines)",
+    );
+    expect(summarizeToolCall("write_file", { path: "w.txt", contents: "one\n" })).toBe(
+      "Writing w.txt (1 line)",
+    );
+    expect(summarizeToolCall("run_terminal_cmd", { command: "npm   test" })).toBe("Running npm test");
+    expect(summarizeToolCall("read_file", { path: "a.ts", offset: 10, limit: 5 })).toBe(
+      "Reading a.ts (lines 10–14)",
+    );
+    expect(summarizeToolCall("mcp__github__create_issue", {})).toBe("github: create_issue");
+    expect(summarizeToolCall("edit_file", undefined)).toBe("edit_file");
+    expect(
+      summarizeToolCall("apply_patch", {
+        patch: "*** Begin Patch\n*** Add File: a\n+1\n*** Delete File: b\n*** End Patch",
+      }),
+    ).toBe("Patching 2 files");
+  });
+
+  it("turns edit arguments into diff files", () => {
+    expect(toolDiffFiles("edit_file", { path: "a", old_string: "x\n", new_string: "y\n" })).toEqual([
+      { path: "a", oldText: "x\n", newText: "y\n" },
+    ]);
+    expect(toolDiffFiles("write_file", { path: "b", contents: "z" })).toEqual([{ path: "b", newText: "z" }]);
+    expect(toolDiffFiles("read_file", { path: "b" })).toEqual([]);
+    expect(
+      envelopeFiles(
+        "*** Begin Patch\n*** Update File: src/m.ts\n@@ function f\n keep\n-old\n+new\n*** Add File: n.ts\n+hello\n*** Delete File: gone.ts\n*** End Patch",
+      ),
+    ).toEqual([
+      { path: "src/m.ts", oldText: "keep\nold\n", newText: "keep\nnew\n" },
+      { path: "n.ts", newText: "hello\n" },
+      { path: "gone.ts", oldText: "" },
+    ]);
+  });
+});
