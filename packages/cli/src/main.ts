@@ -1,18 +1,12 @@
 import { readFileSync } from "node:fs";
 import { detectSandbox, noProviderHelp, probeLocalProviders } from "@lathe/core";
-import { runCheckpointsCommand } from "./checkpointsCommand.js";
 import { type OutputFormat, parseCliArgs, usage } from "./cliArgs.js";
 import { type EngineSetup, setUpEngine } from "./engineSetup.js";
-import { runEvalCommand } from "./evalCommand.js";
 import { exitCodes } from "./exitCodes.js";
 import { runHeadless } from "./headlessRun.js";
 import { InteractiveChat } from "./interactiveChat.js";
 import { latheHomeFrom } from "./latheHome.js";
-import { runPolicyCommand } from "./policyCommand.js";
-import { runServeCommand } from "./serveCommand.js";
-import { runSessionsCommand } from "./sessionsCommand.js";
-import { runToolCommand } from "./toolCommand.js";
-import { runTraceCommand } from "./traceCommand.js";
+import type { CommandIo } from "./subcommandArgs.js";
 import { loadUserSettings } from "./userSettings.js";
 
 const version: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
@@ -20,24 +14,31 @@ const version: string = JSON.parse(readFileSync(new URL("../package.json", impor
 const stdout = (text: string) => process.stdout.write(text);
 const stderr = (text: string) => process.stderr.write(text);
 
-/** `lathe <subcommand> …`, by the first argument; anything else is a chat or a headless run. */
-const subcommands = new Map<string, (argv: string[]) => Promise<number>>([
-  ["tool", (argv) => runToolCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
-  ["policy", (argv) => runPolicyCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
-  ["sessions", (argv) => runSessionsCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
-  [
-    "checkpoints",
-    (argv) => runCheckpointsCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr }),
-  ],
-  ["serve", (argv) => runServeCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
-  ["eval", (argv) => runEvalCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
-  ["trace", (argv) => runTraceCommand({ argv, cwd: process.cwd(), env: process.env, stdout, stderr })],
+/** What a subcommand module gets: the same for all of them. */
+type CommandRunner = (io: CommandIo) => Promise<number>;
+
+/**
+ * `lathe <subcommand> …`, by the first argument; anything else is a chat or a headless run. Each
+ * subcommand's module loads only when it runs, so `lathe -p` does not pay for the server, the
+ * evaluation harness and the rest at start-up.
+ */
+const subcommands = new Map<string, () => Promise<CommandRunner>>([
+  ["tool", async () => (await import("./toolCommand.js")).runToolCommand],
+  ["policy", async () => (await import("./policyCommand.js")).runPolicyCommand],
+  ["sessions", async () => (await import("./sessionsCommand.js")).runSessionsCommand],
+  ["checkpoints", async () => (await import("./checkpointsCommand.js")).runCheckpointsCommand],
+  ["serve", async () => (await import("./serveCommand.js")).runServeCommand],
+  ["eval", async () => (await import("./evalCommand.js")).runEvalCommand],
+  ["trace", async () => (await import("./traceCommand.js")).runTraceCommand],
 ]);
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   const subcommand = first === undefined ? undefined : subcommands.get(first);
-  if (subcommand !== undefined) return subcommand(rest);
+  if (subcommand !== undefined) {
+    const run = await subcommand();
+    return run({ argv: rest, cwd: process.cwd(), env: process.env, stdout, stderr });
+  }
   const parsed = parseCliArgs(argv, process.cwd());
   if (!parsed.ok) {
     stderr(`lathe: ${parsed.message}\n\n${usage}`);
@@ -60,6 +61,8 @@ async function main(argv: string[]): Promise<number> {
     return exitCodes.usage;
   }
 
+  // The sandbox probe runs a few processes: start it now so it overlaps the engine's set-up.
+  if ((settings.settings.sandbox?.mode ?? "auto") !== "off") void detectSandbox();
   const headless = args.print || args.prompt !== undefined || !process.stdin.isTTY;
   const chat = headless ? undefined : new InteractiveChat();
   const engine = await setUpEngine({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { eventSchema, modeSchema, runStateSchema } from "./events.js";
-import { messageSchema } from "./messages.js";
+import { messageSchema, usageSchema } from "./messages.js";
 import { spanRecordSchema } from "./spans.js";
 
 /**
@@ -64,6 +64,8 @@ export const liveSessionDetailSchema = liveSessionSummarySchema.extend({
       status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
     }),
   ),
+  /** Tokens and cost of the whole session so far, earlier runs included. */
+  usage: usageSchema,
   pendingApprovals: z.array(pendingApprovalSchema),
   pendingQuestions: z.array(pendingQuestionSchema),
 });

@@ -126,6 +126,7 @@ export class LiveSession {
       streamId: this.streamId,
       messages: this.session.messages,
       todos: this.session.todos.current(),
+      usage: this.session.usage,
       pendingApprovals: pending.approvals,
       pendingQuestions: pending.questions,
     };

@@ -192,7 +192,8 @@ export function App() {
         <SessionList
           projectRoot={projectRoot}
           {...(sessionId ? { activeId: sessionId } : {})}
-          refreshKey={refresh}
+          // The list shows each session's state: it reloads when this one starts or ends a run.
+          refreshKey={refresh * 2 + (busy ? 1 : 0)}
           onOpen={(id) => void openSession(id, projectRoot)}
           onNew={() => void newSession()}
         />

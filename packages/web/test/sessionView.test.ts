@@ -208,14 +208,14 @@ describe("the session view", () => {
         createdAt: 3,
       },
     ];
-    const view = viewFromHistory("s1", messages, "plan");
+    const view = viewFromHistory("s1", messages, "plan", new Map([["u1", "c1"]]));
     expect(view.items.map((item) => [item.kind, "state" in item ? item.state : ""])).toEqual([
       ["user", ""],
       ["assistant", ""],
       ["tool", "completed"],
       ["tool", "rejected"],
     ]);
-    expect(view.items[0]).toMatchObject({ messageId: "u1" });
+    expect(view.items[0]).toMatchObject({ messageId: "u1", checkpointId: "c1" });
     expect(view.items[3]).toMatchObject({ step: 2, output: "no" });
     expect(view.status.mode).toBe("plan");
   });

@@ -31,6 +31,10 @@ describe("tool card summaries", () => {
     expect(toolDiffFiles("edit_file", { path: "a", old_string: "x\n", new_string: "y\n" })).toEqual([
       { path: "a", oldText: "x\n", newText: "y\n" },
     ]);
+    // Fragments that stop mid-file are not files without a final newline.
+    expect(toolDiffFiles("edit_file", { path: "a", old_string: "x", new_string: "y" })).toEqual([
+      { path: "a", oldText: "x\n", newText: "y\n" },
+    ]);
     expect(toolDiffFiles("write_file", { path: "b", contents: "z" })).toEqual([{ path: "b", newText: "z" }]);
     expect(toolDiffFiles("read_file", { path: "b" })).toEqual([]);
     expect(

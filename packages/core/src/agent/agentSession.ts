@@ -307,9 +307,25 @@ export class AgentSession {
     reason: "user_message" | "tool_call",
     at: { messageId: string; callId?: string },
   ): Promise<void> {
-    const checkpoints = this.options.checkpoints;
-    if (!checkpoints) return;
-    const taken = await checkpoints.snapshot(`${reason} ${at.callId ?? at.messageId}`);
+    const snapshot = this.startSnapshot(reason, at);
+    if (snapshot) await this.recordCheckpoint(runId, reason, at, snapshot);
+  }
+
+  /** Starts the snapshot without announcing it, so other preparation can overlap the git work. */
+  private startSnapshot(
+    reason: "user_message" | "tool_call",
+    at: { messageId: string; callId?: string },
+  ): ReturnType<Checkpointer["snapshot"]> | undefined {
+    return this.options.checkpoints?.snapshot(`${reason} ${at.callId ?? at.messageId}`);
+  }
+
+  private async recordCheckpoint(
+    runId: string,
+    reason: "user_message" | "tool_call",
+    at: { messageId: string; callId?: string },
+    snapshot: ReturnType<Checkpointer["snapshot"]>,
+  ): Promise<void> {
+    const taken = await snapshot;
     if (!taken.ok) {
       this.bus.emit(runId, {
         type: "notice",
@@ -518,19 +534,28 @@ export class AgentSession {
       emit({ type: "run_complete", reason: "failed", iterations, final, usage: runUsage, durationMs, error });
       return { runId, status: "failed", iterations, final, usage: runUsage, error };
     }
+    // The snapshot of the project before this message runs while the context is gathered
+    // (rules, git facts, mentions): neither changes a file, and nothing runs a tool before the
+    // checkpoint is recorded below.
+    const userMessageId = newId();
+    const snapshot = this.startSnapshot("user_message", { messageId: userMessageId });
     await this.loadAgents();
     const attached = await this.context.beginRun(text, {
       mode: this.mode,
       offered: this.offeredTools(),
       signal,
     });
-    const userMessage = this.newMessage("user", [
-      { type: "text", text },
-      ...prompted.context.map((context) => ({ type: "system_reminder" as const, text: context })),
-      ...attached,
-    ]);
+    const userMessage = this.newMessage(
+      "user",
+      [
+        { type: "text", text },
+        ...prompted.context.map((context) => ({ type: "system_reminder" as const, text: context })),
+        ...attached,
+      ],
+      userMessageId,
+    );
     this.runMessageId = userMessage.id;
-    await this.checkpoint(runId, "user_message", { messageId: userMessage.id });
+    if (snapshot) await this.recordCheckpoint(runId, "user_message", { messageId: userMessage.id }, snapshot);
     this.appendMessage(userMessage);
     const offered = this.offeredTools();
     const specs = this.options.tools.specs((tool) => offered.has(tool.name));
@@ -902,8 +927,8 @@ export class AgentSession {
     this.appendMessage(this.newMessage(role, parts));
   }
 
-  private newMessage(role: Message["role"], parts: Part[]): Message {
-    return { id: newId(), sessionId: this.id, role, parts, createdAt: Date.now() };
+  private newMessage(role: Message["role"], parts: Part[], id = newId()): Message {
+    return { id, sessionId: this.id, role, parts, createdAt: Date.now() };
   }
 
   /** In memory and in storage before anything announces it. */

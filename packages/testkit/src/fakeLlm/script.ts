@@ -35,6 +35,7 @@ const contentFields = [
   "tool_calls",
   "usage",
   "chunk_delay_ms",
+  "tokens_per_second",
   "drop_after_chunks",
 ] as const;
 
@@ -45,6 +46,12 @@ export const fakeTurnSchema = z
     tool_calls: z.array(scriptedToolCallSchema).optional(),
     usage: scriptedUsageSchema.optional(),
     chunk_delay_ms: z.number().int().nonnegative().optional(),
+    /**
+     * Stream the output at this steady rate (a token being four characters of reasoning, text or
+     * tool arguments), paced against the clock so long answers keep it however late the timers
+     * fire; takes the place of chunk_delay_ms.
+     */
+    tokens_per_second: z.number().positive().optional(),
     /** Send the headers and this many content chunks, then destroy the socket. */
     drop_after_chunks: z.number().int().nonnegative().optional(),
     /** Send nothing at all for this long before answering. */

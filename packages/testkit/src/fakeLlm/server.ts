@@ -4,9 +4,9 @@ import { anthropicWire } from "./anthropicWire.js";
 import { embeddingsResponse } from "./embeddings.js";
 import { geminiJsonArrayWire, geminiSseWire } from "./geminiWire.js";
 import { openaiWire } from "./openaiWire.js";
-import { buildReply } from "./reply.js";
+import { buildReply, type ScriptedReply } from "./reply.js";
 import { type FakeScript, loadFakeScript, type ScriptedError } from "./script.js";
-import { sendStream, waitUnlessClosed } from "./sse.js";
+import { type StreamPiece, sendStream, waitUnlessClosed } from "./sse.js";
 import { defaultErrorMessage, type WireFormat } from "./wireFormat.js";
 
 export interface RecordedRequest {
@@ -140,6 +140,17 @@ function sendScriptedError(res: ServerResponse, wire: WireFormat, error: Scripte
   res.end(text);
 }
 
+/** The pause between content pieces that streams the reply's output at `tokensPerSecond`. */
+function contentInterval(reply: ScriptedReply, pieces: StreamPiece[], tokensPerSecond: number): number {
+  const contentPieces = pieces.filter((piece) => piece.role === "content").length;
+  const characters =
+    reply.reasoning.length +
+    reply.text.length +
+    reply.toolCalls.reduce((sum, call) => sum + call.argumentsText.length, 0);
+  if (contentPieces === 0) return 0;
+  return ((characters / 4 / tokensPerSecond) * 1000) / contentPieces;
+}
+
 /** Serves the scripted turns, one per model request, until closed. */
 export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
   const turns = await loadFakeScript(options.script);
@@ -171,11 +182,15 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
     }
     const reply = buildReply(turn, turnNumber, endpoint.model(body), requestBytes);
     if (endpoint.streams(body)) {
+      const pieces = wire.streamPieces(reply);
       await sendStream(res, {
         contentType: wire.streamContentType,
-        pieces: wire.streamPieces(reply),
+        pieces,
         chunkDelayMs: turn.chunk_delay_ms ?? 0,
         dropAfterChunks: turn.drop_after_chunks,
+        ...(turn.tokens_per_second === undefined
+          ? {}
+          : { contentIntervalMs: contentInterval(reply, pieces, turn.tokens_per_second) }),
       });
       return;
     }

@@ -31,6 +31,11 @@ export interface StreamPlan {
   pieces: StreamPiece[];
   chunkDelayMs: number;
   dropAfterChunks: number | undefined;
+  /**
+   * When set, content pieces leave on a clock instead of after `chunkDelayMs` pauses: the n-th
+   * at n × this many milliseconds after the first, several at once when a timer fires late.
+   */
+  contentIntervalMs?: number;
 }
 
 /** Resolves after `ms`, or at once when the client has gone away. */
@@ -69,6 +74,7 @@ export async function sendStream(res: ServerResponse, plan: StreamPlan): Promise
   res.flushHeaders();
   let contentSent = 0;
   let first = true;
+  let pacingFrom: number | undefined;
   for (const piece of plan.pieces) {
     if (res.destroyed) return;
     if (plan.dropAfterChunks !== undefined) {
@@ -78,7 +84,12 @@ export async function sendStream(res: ServerResponse, plan: StreamPlan): Promise
         return;
       }
     }
-    if (!first && piece.role !== "frame") await waitUnlessClosed(res, plan.chunkDelayMs);
+    if (plan.contentIntervalMs !== undefined) {
+      if (piece.role === "content") {
+        pacingFrom ??= performance.now();
+        await waitUnlessClosed(res, pacingFrom + contentSent * plan.contentIntervalMs - performance.now());
+      }
+    } else if (!first && piece.role !== "frame") await waitUnlessClosed(res, plan.chunkDelayMs);
     if (res.destroyed) return;
     await write(res, piece.payload);
     first = false;

@@ -47,6 +47,16 @@ export function envelopeFiles(patch: string): DiffFile[] {
   return files;
 }
 
+/**
+ * An edit's strings are fragments of a file, not whole files: when both end without a newline the
+ * file goes on after them, so the diff must not say "no newline at end of file".
+ */
+function fragment(path: string, old: string, next: string): DiffFile {
+  if (old === "") return { path, newText: next };
+  const open = !old.endsWith("\n") && !next.endsWith("\n");
+  return open ? { path, oldText: `${old}\n`, newText: `${next}\n` } : { path, oldText: old, newText: next };
+}
+
 /** What an edit call changes, for the card's diff view; empty for tools that change no file. */
 export function toolDiffFiles(name: string, args: unknown): DiffFile[] {
   if (typeof args !== "object" || args === null) return [];
@@ -57,7 +67,7 @@ export function toolDiffFiles(name: string, args: unknown): DiffFile[] {
       const old = text(input.old_string);
       const next = text(input.new_string);
       if (!path || old === undefined || next === undefined) return [];
-      return [old === "" ? { path, newText: next } : { path, oldText: old, newText: next }];
+      return [fragment(path, old, next)];
     }
     case "multi_edit": {
       if (!path || !Array.isArray(input.edits)) return [];
@@ -66,7 +76,7 @@ export function toolDiffFiles(name: string, args: unknown): DiffFile[] {
         const old = text(entry.old_string);
         const next = text(entry.new_string);
         if (old === undefined || next === undefined) return [];
-        return [old === "" ? { path, newText: next } : { path, oldText: old, newText: next }];
+        return [fragment(path, old, next)];
       });
     }
     case "write_file": {

@@ -53,12 +53,27 @@ export const useSessionStore = create<SessionStore>((set, get) => {
   /** Rebuilds the view from the stored messages older than the stream's first event, then the events. */
   const rebuild = async (sessionId: string, events: LatheEvent[], generation: number) => {
     try {
-      const detail = await api.sessionDetail(sessionId);
+      const [detail, checkpoints] = await Promise.all([
+        api.sessionDetail(sessionId),
+        // Without checkpoints (turned off, or none yet) the chat simply offers no restore.
+        api.checkpoints(sessionId).catch(() => []),
+      ]);
       if (generation !== opened) return;
       const firstAt = events[0]?.at ?? Number.POSITIVE_INFINITY;
       const history: Message[] = detail.messages.filter((message) => message.createdAt < firstAt);
-      const base = { ...viewFromHistory(sessionId, history, detail.mode), streamId: detail.streamId };
+      const atMessages = new Map(
+        checkpoints.flatMap((checkpoint) =>
+          checkpoint.reason === "user_message" && checkpoint.messageId
+            ? [[checkpoint.messageId, checkpoint.id] as const]
+            : [],
+        ),
+      );
+      const base = {
+        ...viewFromHistory(sessionId, history, detail.mode, atMessages),
+        streamId: detail.streamId,
+      };
       base.todos = detail.todos;
+      base.status = { ...base.status, usage: detail.usage };
       const view = applyEvents(base, [...events, ...pending]);
       pending = [];
       set({

@@ -153,7 +153,13 @@ const resultStates: Record<string, CardState> = {
  * Builds the chat from stored messages: what happened before this event stream began. Tool results
  * arrive in `tool` messages and complete the card their call opened.
  */
-export function viewFromHistory(sessionId: string, messages: readonly Message[], mode: Mode): SessionView {
+export function viewFromHistory(
+  sessionId: string,
+  messages: readonly Message[],
+  mode: Mode,
+  /** The checkpoint taken at each user message, by message id: those messages can be restored. */
+  checkpointsByMessage: ReadonlyMap<string, string> = new Map(),
+): SessionView {
   const view = emptyView(sessionId, mode);
   const add = (item: ChatItem) => {
     view.items.push(item);
@@ -164,7 +170,16 @@ export function viewFromHistory(sessionId: string, messages: readonly Message[],
     if (message.role === "user") {
       step = 0;
       const text = message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
-      if (text !== "") add({ kind: "user", key: message.id, text, messageId: message.id });
+      const checkpointId = checkpointsByMessage.get(message.id);
+      if (text !== "") {
+        add({
+          kind: "user",
+          key: message.id,
+          text,
+          messageId: message.id,
+          ...(checkpointId ? { checkpointId } : {}),
+        });
+      }
       continue;
     }
     for (const part of message.parts) {

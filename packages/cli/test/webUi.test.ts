@@ -1,0 +1,372 @@
+// The web UI end to end: a real `lathe serve` child process on a scripted model, driven through
+// headless Chromium. Each test starts its own server and project; the browser is shared.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  chromiumExecutable,
+  launchChromium,
+  newSession,
+  openUi,
+  recordTexts,
+  type ServedUi,
+  type ServeOptions,
+  screenshot,
+  sendMessage,
+  serveUi,
+  texts,
+  toolCard,
+  type UiPage,
+  waitForCardState,
+  waitForRunState,
+  watchSelector,
+} from "./webUiHarness.js";
+
+const noBrowser = chromiumExecutable === undefined;
+if (noBrowser) {
+  console.warn(
+    "webUi.test.ts skipped: no Chromium at /usr/bin/chromium, /usr/bin/chromium-browser or /usr/bin/google-chrome (apt-get install chromium)",
+  );
+}
+
+let browser: Browser | undefined;
+let served: ServedUi | undefined;
+let ui: UiPage | undefined;
+
+beforeAll(async () => {
+  if (!noBrowser) browser = await launchChromium();
+}, 30_000);
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await ui?.close();
+  await served?.close();
+  ui = undefined;
+  served = undefined;
+});
+
+/** Serves a project on the scripted turns and opens a page on a new session in it. */
+async function start(options: ServeOptions) {
+  served = await serveUi(options);
+  ui = await openUi(browser!, served);
+  const sessionId = await newSession(ui.page);
+  return { page: ui.page, root: served.root, sessionId };
+}
+
+/** Nothing went wrong in the page itself. */
+function expectNoPageErrors() {
+  expect(ui?.pageErrors ?? []).toEqual([]);
+}
+
+/** A turn reading a file: edit_file refuses files the session has not read. */
+function read(path: string) {
+  return { tool_calls: [{ name: "read_file", arguments: { path } }] };
+}
+
+const answerWithCode = [
+  "## What I found",
+  "",
+  "The notes ask for a constant. Here it is:",
+  "",
+  "```ts",
+  "export const answer = 42;",
+  "```",
+  "",
+  "It is exported so that the rest of the project can import it. ".repeat(6).trim(),
+].join("\n");
+
+describe.skipIf(noBrowser)(
+  `the web UI in headless Chromium${noBrowser ? " (skipped: no Chromium executable found)" : ""}`,
+  // A few seconds each alone; the margin is for a busy machine running other test files alongside.
+  { timeout: 45_000 },
+  () => {
+    it("streams a task: a tool card completes and the answer's code block renders", async () => {
+      const { page } = await start({
+        files: { "notes.md": "# Notes\n\nWe need an exported constant.\n" },
+        turns: [
+          {
+            text: "Let me read the notes.",
+            tool_calls: [{ name: "read_file", arguments: { path: "notes.md" } }],
+          },
+          { text: answerWithCode, chunk_delay_ms: 40 },
+        ],
+      });
+      // Seen in the page as it happens: polling from here could miss a stream that short.
+      const streaming = await watchSelector(
+        page,
+        '[data-testid="assistant-message"][data-streaming="true"] [data-testid="code-block"]',
+      );
+      await sendMessage(page, "What do the notes ask for?");
+
+      await expect.poll(() => streaming.seen(), { timeout: 15_000 }).toBe(true);
+      await screenshot(page, "a-streaming");
+      const card = toolCard(page, "read_file");
+      await waitForCardState(card, "completed");
+      expect(await card.getByTestId("tool-summary").textContent()).toContain("notes.md");
+
+      await waitForRunState(page, "idle");
+      expect(await userTexts(page)).toEqual(["What do the notes ask for?"]);
+      const answer = page.getByTestId("assistant-message").last();
+      expect(await answer.getAttribute("data-streaming")).toBe("false");
+      expect(await answer.getByTestId("code-block").count()).toBe(1);
+      expect(await answer.getByTestId("code-block").textContent()).toContain("export const answer = 42;");
+      expect(await answer.locator("h2").textContent()).toBe("What I found");
+      await screenshot(page, "a-completed");
+      expectNoPageErrors();
+    });
+
+    it("shows an edit's diff for approval and applies it once approved", async () => {
+      const before = "export function greet(name: string) {\n  return 'Hello ' + name;\n}\n";
+      const { page, root } = await start({
+        files: { "src/greet.ts": before },
+        turns: [
+          read("src/greet.ts"),
+          {
+            tool_calls: [
+              {
+                name: "edit_file",
+                arguments: {
+                  path: "src/greet.ts",
+                  old_string: "  return 'Hello ' + name;",
+                  new_string: "  return 'Hello, ' + name + '!';",
+                },
+              },
+            ],
+          },
+          { text: "greet now adds a comma and an exclamation mark." },
+        ],
+      });
+      await sendMessage(page, "Punctuate the greeting");
+
+      const card = toolCard(page, "edit_file");
+      await waitForCardState(card, "pending_approval");
+      const diff = card.getByTestId("diff-view");
+      await diff.waitFor();
+      expect(await diff.getByTestId("diff-file").getAttribute("data-path")).toBe("src/greet.ts");
+      expect(await diffLines(diff.getByTestId("diff-line-del"))).toEqual(["  return 'Hello ' + name;"]);
+      expect(await diffLines(diff.getByTestId("diff-line-add"))).toEqual([
+        "  return 'Hello, ' + name + '!';",
+      ]);
+      expect(readFileSync(join(root, "src/greet.ts"), "utf8")).toBe(before);
+      await screenshot(page, "b-pending-approval");
+
+      await card.getByTestId("approve").click();
+      await waitForCardState(card, "completed");
+      await waitForRunState(page, "idle");
+      expect(readFileSync(join(root, "src/greet.ts"), "utf8")).toBe(
+        "export function greet(name: string) {\n  return 'Hello, ' + name + '!';\n}\n",
+      );
+      await page
+        .getByTestId("assistant-message")
+        .filter({ hasText: "greet now adds a comma and an exclamation mark." })
+        .waitFor();
+      await screenshot(page, "b-approved");
+      expectNoPageErrors();
+    });
+
+    it("rejects a command: the card ends rejected and the command never runs", async () => {
+      const { page, root } = await start({
+        turns: [
+          { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "echo made > created.txt" } }] },
+          { text: "Understood, I will not create the file." },
+        ],
+      });
+      await sendMessage(page, "Create created.txt");
+
+      const card = toolCard(page, "run_terminal_cmd");
+      await waitForCardState(card, "pending_approval");
+      expect(await card.textContent()).toContain("echo made > created.txt");
+      await card.getByTestId("reject").click();
+      await waitForCardState(card, "rejected");
+      await waitForRunState(page, "idle");
+      await page
+        .getByTestId("assistant-message")
+        .filter({ hasText: "Understood, I will not create the file." })
+        .waitFor();
+      expect(existsSync(join(root, "created.txt"))).toBe(false);
+      await screenshot(page, "c-rejected");
+      expectNoPageErrors();
+    });
+
+    it("shows the plan's progress as the todos are done", async () => {
+      const todos = (statuses: string[]) => ({
+        name: "todo_write",
+        arguments: {
+          todos: statuses.map((status, i) => ({ id: `t${i + 1}`, content: `Step ${i + 1}`, status })),
+        },
+      });
+      const { page } = await start({
+        turns: [
+          { text: "Planning.", tool_calls: [todos(["pending", "pending", "pending"])] },
+          {
+            // Keeps the fresh plan on screen for a moment, for the screenshot.
+            hang_ms: 1_000,
+            text: "First.",
+            chunk_delay_ms: 20,
+            tool_calls: [todos(["completed", "in_progress", "pending"])],
+          },
+          {
+            text: "Second.",
+            chunk_delay_ms: 20,
+            tool_calls: [todos(["completed", "completed", "in_progress"])],
+          },
+          {
+            text: "Third.",
+            chunk_delay_ms: 20,
+            tool_calls: [todos(["completed", "completed", "completed"])],
+          },
+          { text: "All three steps are done.", chunk_delay_ms: 20 },
+        ],
+      });
+      const progress = await recordTexts(page, "todo-progress");
+      await sendMessage(page, "Do the three steps");
+
+      // The recorder sees every value shown, however briefly; polling the page could miss one.
+      await expect.poll(() => progress.recorded(), { timeout: 15_000 }).toContain("0/3");
+      await screenshot(page, "d-todos-planned");
+      await waitForRunState(page, "idle");
+      expect(await page.getByTestId("todo-progress").textContent()).toBe("3/3");
+      expect(
+        await page.getByTestId("todo").evaluateAll((items) => items.map((item) => item.dataset.status)),
+      ).toEqual(["completed", "completed", "completed"]);
+      expect(await progress.recorded()).toEqual(["0/3", "1/3", "2/3", "3/3"]);
+      expect(await page.locator('[data-testid="tool-card"][data-state="completed"]').count()).toBe(4);
+      await screenshot(page, "d-todos-done");
+      expectNoPageErrors();
+    });
+
+    it("stops a running command: back to idle, the card skipped, a Stopped notice", async () => {
+      const { page } = await start({
+        turns: [
+          { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "sleep 30" } }] },
+          { text: "This turn is never requested." },
+        ],
+      });
+      await sendMessage(page, "Wait a while");
+
+      const card = toolCard(page, "run_terminal_cmd");
+      await waitForCardState(card, "executing");
+      await screenshot(page, "e-running");
+      const stoppedAt = Date.now();
+      await page.getByTestId("stop").click();
+      await waitForRunState(page, "idle", 5_000);
+      expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+      await waitForCardState(card, "skipped", 3_000);
+      expect(await texts(page.getByTestId("notice"))).toContain("Stopped.");
+      expect(await page.getByTestId("stop").count()).toBe(0);
+      expect(served!.llm.turnsServed()).toBe(1);
+      await screenshot(page, "e-stopped");
+      expectNoPageErrors();
+    });
+
+    it("restores a checkpoint: files and conversation go back to before that message", async () => {
+      const edit = (from: string, to: string) => ({
+        name: "edit_file",
+        arguments: { path: "counter.txt", old_string: from, new_string: to },
+      });
+      const { page, root } = await start({
+        approvalMode: "yolo",
+        files: { "counter.txt": "one\n" },
+        turns: [
+          read("counter.txt"),
+          { tool_calls: [edit("one", "two")] },
+          { text: "Changed to two." },
+          { tool_calls: [edit("two", "three")] },
+          { text: "Changed to three." },
+        ],
+      });
+      const counter = () => readFileSync(join(root, "counter.txt"), "utf8");
+      await sendMessage(page, "Make it two");
+      await page.getByTestId("assistant-message").filter({ hasText: "Changed to two." }).waitFor();
+      await waitForRunState(page, "idle");
+      expect(counter()).toBe("two\n");
+      await sendMessage(page, "Make it three");
+      await page.getByTestId("assistant-message").filter({ hasText: "Changed to three." }).waitFor();
+      await waitForRunState(page, "idle");
+      expect(counter()).toBe("three\n");
+      await screenshot(page, "f-before-restore");
+
+      const dialogs: string[] = [];
+      page.once("dialog", (dialog) => {
+        dialogs.push(dialog.type());
+        void dialog.accept();
+      });
+      await page.getByTestId("user-message").nth(1).getByTestId("restore-checkpoint").click();
+      await expect.poll(() => page.getByTestId("user-message").count()).toBe(1);
+      expect(dialogs).toEqual(["confirm"]);
+      await expect.poll(counter).toBe("two\n");
+      await page.getByTestId("assistant-message").filter({ hasText: "Changed to two." }).waitFor();
+      expect(await userTexts(page)).toEqual(["Make it two"]);
+      expect(await texts(page.getByTestId("assistant-message"))).toEqual(["Changed to two."]);
+      expect(
+        await page.getByTestId("tool-card").evaluateAll((cards) => cards.map((card) => card.dataset.tool)),
+      ).toEqual(["read_file", "edit_file"]);
+      // The reopened session's stored message can still be restored.
+      await page.getByTestId("user-message").first().getByTestId("restore-checkpoint").waitFor();
+      await screenshot(page, "f-restored");
+      expectNoPageErrors();
+    });
+
+    it("reopens the same session after a reload mid-run, and the run goes on", async () => {
+      const { page, root, sessionId } = await start({
+        files: { "config.json": '{ "debug": false }\n' },
+        turns: [
+          { text: "I will turn debugging on.", tool_calls: [read("config.json").tool_calls[0]!] },
+          {
+            tool_calls: [
+              {
+                name: "edit_file",
+                arguments: { path: "config.json", old_string: '"debug": false', new_string: '"debug": true' },
+              },
+            ],
+          },
+          { text: "Debugging is on." },
+        ],
+      });
+      await sendMessage(page, "Turn debugging on");
+      await waitForCardState(toolCard(page, "edit_file"), "pending_approval");
+      expect(new URL(page.url()).hash).toContain(`session=${sessionId}`);
+
+      await page.reload();
+      await page.getByTestId("app").waitFor();
+      await page.locator(`[data-testid="chat"][data-session="${sessionId}"]`).waitFor();
+      const card = toolCard(page, "edit_file");
+      await waitForCardState(card, "pending_approval");
+      await waitForCardState(toolCard(page, "read_file"), "completed");
+      expect(await userTexts(page)).toEqual(["Turn debugging on"]);
+      await page.getByTestId("assistant-message").filter({ hasText: "I will turn debugging on." }).waitFor();
+      expect(await page.getByTestId("status-bar").getAttribute("data-state")).toBe("awaiting_approval");
+      await screenshot(page, "g-reloaded");
+
+      await card.getByTestId("approve").click();
+      await waitForCardState(card, "completed");
+      await page.getByTestId("assistant-message").filter({ hasText: "Debugging is on." }).waitFor();
+      await waitForRunState(page, "idle");
+      expect(readFileSync(join(root, "config.json"), "utf8")).toBe('{ "debug": true }\n');
+      expect(await page.getByTestId("tool-card").count()).toBe(2);
+      await screenshot(page, "g-completed");
+      expectNoPageErrors();
+    });
+  },
+);
+
+/** The text of each user message, without its restore button. */
+async function userTexts(page: Page): Promise<string[]> {
+  return page.getByTestId("user-message").evaluateAll((elements) =>
+    elements.map((element) => {
+      const copy = element.cloneNode(true);
+      for (const button of copy.querySelectorAll('[data-testid="restore-checkpoint"]')) button.remove();
+      return (copy.textContent ?? "").trim();
+    }),
+  );
+}
+
+/** The code of each diff line: its last cell's text without the +/- sign shown before it. */
+async function diffLines(lines: Locator): Promise<string[]> {
+  const cells = await lines.evaluateAll((rows) =>
+    rows.map((row) => (row.lastElementChild ?? row).textContent ?? ""),
+  );
+  return cells.map((text) => text.replace(/^[-+]/, ""));
+}
