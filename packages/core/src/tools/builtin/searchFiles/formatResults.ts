@@ -24,7 +24,10 @@ const footerReserveBytes = 512;
  * and building it when the module loads would cost every start-up ~15 ms of ICU set-up.
  */
 let numbers: Intl.NumberFormat | undefined;
-const formatNumber = (value: number) => (numbers ??= new Intl.NumberFormat("en-US")).format(value);
+function formatNumber(value: number): string {
+  numbers ??= new Intl.NumberFormat("en-US");
+  return numbers.format(value);
+}
 
 /**
  * Renders results grouped by file, in path and line order: `path:line: text` for a matching line,
