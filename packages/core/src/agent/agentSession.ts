@@ -534,9 +534,9 @@ export class AgentSession {
       emit({ type: "run_complete", reason: "failed", iterations, final, usage: runUsage, durationMs, error });
       return { runId, status: "failed", iterations, final, usage: runUsage, error };
     }
-    // The snapshot of the project before this message runs while the context is gathered
-    // (rules, git facts, mentions): neither changes a file, and nothing runs a tool before the
-    // checkpoint is recorded below.
+    // The snapshot of the project before this message runs while the context is gathered (rules,
+    // git facts, mentions) and the first request streams: none of that changes a file, and no
+    // tool runs before the snapshot has settled (awaited once the first answer is in).
     const userMessageId = newId();
     const snapshot = this.startSnapshot("user_message", { messageId: userMessageId });
     await this.loadAgents();
@@ -555,7 +555,14 @@ export class AgentSession {
       userMessageId,
     );
     this.runMessageId = userMessage.id;
-    if (snapshot) await this.recordCheckpoint(runId, "user_message", { messageId: userMessage.id }, snapshot);
+    let userCheckpoint = snapshot
+      ? this.recordCheckpoint(runId, "user_message", { messageId: userMessage.id }, snapshot)
+      : undefined;
+    const checkpointSettled = async () => {
+      const pending = userCheckpoint;
+      userCheckpoint = undefined;
+      await pending;
+    };
     this.appendMessage(userMessage);
     const offered = this.offeredTools();
     const specs = this.options.tools.specs((tool) => offered.has(tool.name));
@@ -564,12 +571,16 @@ export class AgentSession {
     let forceCompaction = false;
 
     for (;;) {
-      if (signal.aborted) return finish("cancelled");
+      if (signal.aborted) {
+        await checkpointSettled();
+        return finish("cancelled");
+      }
       for (const queued of this.queue.splice(0)) {
         this.pushMessage("user", [{ type: "text", text: queued.text }]);
         delivered.push(queued);
       }
       if (iterations >= maxIterations) {
+        await checkpointSettled();
         final ||= `Stopped after ${maxIterations} tool rounds (the iteration limit). Send "continue" to go on.`;
         return finish(
           "iteration_limit",
@@ -587,6 +598,7 @@ export class AgentSession {
       );
       forceCompaction = false;
       const turn = await this.streamTurn(prepared, specs, signal, emit);
+      await checkpointSettled();
       if (turn.usage) {
         if (prepared.estimatedInputTokens !== undefined) {
           this.context.ledger.calibrate(prepared.estimatedInputTokens, turn.usage.inputTokens);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { assetUrl } from "../assetPath.js";
 
 /** What Lathe knows about a model. Prices are US dollars per million tokens. */
 export const modelInfoSchema = z.object({
@@ -37,7 +38,7 @@ let shipped: ModelCatalog | undefined;
 /** The catalog in `models.json` beside this file (copied next to the built code by the build). */
 export function shippedCatalog(): ModelCatalog {
   if (!shipped) {
-    const text = readFileSync(new URL("./models.json", import.meta.url), "utf8");
+    const text = readFileSync(assetUrl("llm/models.json"), "utf8");
     const entries = z.record(z.string(), modelInfoSchema).parse(JSON.parse(text));
     shipped = new Map(Object.entries(entries));
   }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { errorInfo, LatheError, type LatheErrorInfo, type Message, newId } from "@lathe/protocol";
+import { assetUrl } from "../../assetPath.js";
 import type { ModelClient } from "../../llm/modelStream.js";
 import { countTokens } from "../tokens/countTokens.js";
 import { renderTranscript } from "./transcript.js";
@@ -13,7 +14,7 @@ let prompt: string | undefined;
 
 /** The summarizer's instructions, read once from the file beside this one. */
 function summarizerPrompt(): string {
-  prompt ??= readFileSync(new URL("./summarizerPrompt.md", import.meta.url), "utf8").trim();
+  prompt ??= readFileSync(assetUrl("context/compaction/summarizerPrompt.md"), "utf8").trim();
   return prompt;
 }
 

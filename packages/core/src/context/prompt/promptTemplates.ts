@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Mode } from "@lathe/protocol";
+import { assetUrl } from "../../assetPath.js";
 
 /** Read once at load: the layers are static text, kept as markdown beside the code (copied to dist). */
 function load(file: URL): string {
@@ -7,24 +8,24 @@ function load(file: URL): string {
 }
 
 /** L0: who the agent is, the core rules, and what counts as an instruction. */
-export const baseLayer = load(new URL("./base.md", import.meta.url));
+export const baseLayer = load(assetUrl("context/prompt/base.md"));
 
 /** L1: one policy per mode. */
 export const modeLayers: Readonly<Record<Mode, string>> = {
-  agent: load(new URL("./mode-agent.md", import.meta.url)),
-  ask: load(new URL("./mode-ask.md", import.meta.url)),
-  plan: load(new URL("./mode-plan.md", import.meta.url)),
-  debug: load(new URL("./mode-debug.md", import.meta.url)),
+  agent: load(assetUrl("context/prompt/mode-agent.md")),
+  ask: load(assetUrl("context/prompt/mode-ask.md")),
+  plan: load(assetUrl("context/prompt/mode-plan.md")),
+  debug: load(assetUrl("context/prompt/mode-debug.md")),
 };
 
 /** L2 variants: the full guide, a short one for small models, one for modes that only read. */
 export const toolLayers = {
-  full: load(new URL("./tools.md", import.meta.url)),
-  compact: load(new URL("./tools-compact.md", import.meta.url)),
-  readOnly: load(new URL("./tools-readonly.md", import.meta.url)),
+  full: load(assetUrl("context/prompt/tools.md")),
+  compact: load(assetUrl("context/prompt/tools-compact.md")),
+  readOnly: load(assetUrl("context/prompt/tools-readonly.md")),
   /** Appended to the guide when apply_patch is offered. */
-  applyPatch: load(new URL("./tools-apply-patch.md", import.meta.url)),
+  applyPatch: load(assetUrl("context/prompt/tools-apply-patch.md")),
 } as const;
 
 /** L3: what to do when a call fails. */
-export const recoveryLayer = load(new URL("./recovery.md", import.meta.url));
+export const recoveryLayer = load(assetUrl("context/prompt/recovery.md"));

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { sha256Hex } from "../../fileReadLedger.js";
 import { withLintNote } from "../../lintNote.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
@@ -25,7 +26,7 @@ type ApplyPatchArgs = z.infer<typeof applyPatchSchema>;
 export function createApplyPatchTool(fileSystem: PatchFileSystem) {
   return defineTool({
     name: "apply_patch",
-    description: toolPrompt(new URL("./applyPatch.md", import.meta.url)),
+    description: toolPrompt(assetUrl("tools/builtin/applyPatch/applyPatch.md")),
     schema: applyPatchSchema,
     kind: "edit",
     risk: () => "medium",

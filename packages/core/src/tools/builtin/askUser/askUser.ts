@@ -1,5 +1,6 @@
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 
@@ -30,7 +31,7 @@ const headlessMessage =
 
 export const askUserTool = defineTool({
   name: "ask_user",
-  description: toolPrompt(new URL("./askUser.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/askUser/askUser.md")),
   schema: askUserSchema,
   kind: "think",
   risk: () => "safe",

@@ -1,5 +1,6 @@
 import { stripVTControlCharacters } from "node:util";
 import { errorInfo, LatheError, type LatheErrorInfo } from "@lathe/protocol";
+import { assetUrl } from "../../../assetPath.js";
 import { defineTool, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import { actionRisk } from "./actionRisk.js";
@@ -26,7 +27,7 @@ export function browserUseTool(settings: () => BrowserSettings, sessions: Browse
   const initial = withBrowserDefaults(settings());
   return defineTool({
     name: "browser_use",
-    description: toolPrompt(new URL("./browserUse.md", import.meta.url)),
+    description: toolPrompt(assetUrl("tools/builtin/browserUse/browserUse.md")),
     schema: browserUseSchema,
     kind: "fetch",
     risk: actionRisk,

@@ -1,5 +1,6 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { missingFileError } from "../../missingFile.js";
 import { statIfExists } from "../../statIfExists.js";
@@ -38,7 +39,7 @@ type CodebaseSearchArgs = z.infer<typeof codebaseSearchSchema>;
 
 export const codebaseSearchTool = defineTool({
   name: "codebase_search",
-  description: toolPrompt(new URL("./codebaseSearch.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/codebaseSearch/codebaseSearch.md")),
   schema: codebaseSearchSchema,
   kind: "search",
   risk: () => "safe",

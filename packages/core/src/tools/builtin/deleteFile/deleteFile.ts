@@ -1,6 +1,7 @@
 import { rm, unlink } from "node:fs/promises";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import { resolveDeletionTarget } from "./deletionTarget.js";
@@ -21,7 +22,7 @@ type DeleteFileArgs = z.infer<typeof deleteFileSchema>;
 
 export const deleteFileTool = defineTool({
   name: "delete_file",
-  description: toolPrompt(new URL("./deleteFile.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/deleteFile/deleteFile.md")),
   schema: deleteFileSchema,
   kind: "delete",
   risk: () => "high",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { applyEdit, unifiedDiff } from "../../editEngine/index.js";
 import { withLintNote } from "../../lintNote.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
@@ -25,7 +26,7 @@ type EditFileArgs = z.infer<typeof editFileSchema>;
 
 export const editFileTool = defineTool({
   name: "edit_file",
-  description: toolPrompt(new URL("./editFile.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/editFile/editFile.md")),
   schema: editFileSchema,
   kind: "edit",
   risk: () => "medium",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import type { RuleCatalog } from "../../toolServices.js";
@@ -15,7 +16,7 @@ type FetchRulesArgs = z.infer<typeof fetchRulesSchema>;
 
 export const fetchRulesTool = defineTool({
   name: "fetch_rules",
-  description: toolPrompt(new URL("./fetchRules.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/fetchRules/fetchRules.md")),
   schema: fetchRulesSchema,
   kind: "read",
   risk: () => "safe",

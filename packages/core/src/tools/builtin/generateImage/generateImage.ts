@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { atomicWriteFile } from "../../../fileSystem/atomicWrite.js";
 import { sha256Hex } from "../../fileReadLedger.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
@@ -42,7 +43,7 @@ export const noImageProviderMessage =
 export function generateImageTool(settings: () => ImageGenerationSettings | undefined) {
   return defineTool({
     name: "generate_image",
-    description: toolPrompt(new URL("./generateImage.md", import.meta.url)),
+    description: toolPrompt(assetUrl("tools/builtin/generateImage/generateImage.md")),
     schema: generateImageSchema,
     kind: "edit",
     risk: () => "medium",

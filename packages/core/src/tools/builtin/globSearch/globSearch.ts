@@ -2,6 +2,7 @@ import path from "node:path";
 import { errorInfo } from "@lathe/protocol";
 import { glob } from "tinyglobby";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { isWithin, resolveProjectPath } from "../../../policy/pathGuard.js";
 import { missingFileError } from "../../missingFile.js";
 import { builtinCrawlExclusions } from "../../projectIgnore/builtinIgnores.js";
@@ -33,7 +34,7 @@ type GlobSearchArgs = z.infer<typeof globSearchSchema>;
 
 export const globSearchTool = defineTool({
   name: "glob_search",
-  description: toolPrompt(new URL("./globSearch.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/globSearch/globSearch.md")),
   schema: globSearchSchema,
   kind: "search",
   risk: () => "safe",

@@ -2,6 +2,7 @@ import path from "node:path";
 import { errorInfo } from "@lathe/protocol";
 import ignore from "ignore";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { missingFileError } from "../../missingFile.js";
 import { ProjectIgnore } from "../../projectIgnore/projectIgnore.js";
@@ -40,7 +41,7 @@ type ListDirectoryArgs = z.infer<typeof listDirectorySchema>;
 
 export const listDirectoryTool = defineTool({
   name: "list_directory",
-  description: toolPrompt(new URL("./listDirectory.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/listDirectory/listDirectory.md")),
   schema: listDirectorySchema,
   kind: "read",
   risk: () => "safe",

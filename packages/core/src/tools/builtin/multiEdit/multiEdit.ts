@@ -1,5 +1,6 @@
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { applyEdit, type StrategyName, unifiedDiff } from "../../editEngine/index.js";
 import { withLintNote } from "../../lintNote.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
@@ -30,7 +31,7 @@ type MultiEditArgs = z.infer<typeof multiEditSchema>;
 
 export const multiEditTool = defineTool({
   name: "multi_edit",
-  description: toolPrompt(new URL("./multiEdit.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/multiEdit/multiEdit.md")),
   schema: multiEditSchema,
   kind: "edit",
   risk: () => "medium",

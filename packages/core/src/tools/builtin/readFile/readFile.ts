@@ -2,6 +2,7 @@ import { open } from "node:fs/promises";
 import path from "node:path";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { binaryExtensionOf, binarySniffBytes, containsNulByte } from "../../binaryFiles.js";
 import { missingFileError } from "../../missingFile.js";
@@ -30,7 +31,7 @@ type ReadFileArgs = z.infer<typeof readFileSchema>;
 
 export const readFileTool = defineTool({
   name: "read_file",
-  description: toolPrompt(new URL("./readFile.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/readFile/readFile.md")),
   schema: readFileSchema,
   kind: "read",
   risk: () => "safe",

@@ -1,5 +1,6 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { formatLintRun } from "../../lints/formatDiagnostics.js";
 import { type LintScope, runProjectLints } from "../../lints/projectLints.js";
@@ -24,7 +25,7 @@ type ReadLintsArgs = z.infer<typeof readLintsSchema>;
 
 export const readLintsTool = defineTool({
   name: "read_lints",
-  description: toolPrompt(new URL("./readLints.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/readLints/readLints.md")),
   schema: readLintsSchema,
   kind: "read",
   risk: () => "safe",

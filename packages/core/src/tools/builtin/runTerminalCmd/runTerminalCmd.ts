@@ -1,6 +1,7 @@
 import { StringDecoder } from "node:string_decoder";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { type CallSandbox, sandboxForCall } from "../../../policy/sandbox/sandboxPlan.js";
 import type { SandboxLaunch } from "../../../policy/sandbox/sandboxTypes.js";
@@ -61,7 +62,7 @@ type RunTerminalCmdArgs = z.infer<typeof runTerminalCmdSchema>;
 
 export const runTerminalCmdTool = defineTool({
   name: "run_terminal_cmd",
-  description: toolPrompt(new URL("./runTerminalCmd.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/runTerminalCmd/runTerminalCmd.md")),
   schema: runTerminalCmdSchema,
   kind: "execute",
   // The scheduler uses `assess`; `risk` answers for callers that need a synchronous guess.

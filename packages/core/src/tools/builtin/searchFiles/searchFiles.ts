@@ -1,5 +1,6 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { missingFileError } from "../../missingFile.js";
 import { statIfExists } from "../../statIfExists.js";
@@ -56,7 +57,7 @@ export function createSearchFilesTool(options: SearchFilesOptions = {}) {
   const searchTimeoutMs = options.searchTimeoutMs ?? defaultSearchTimeoutMs;
   return defineTool({
     name: "search_files",
-    description: toolPrompt(new URL("./searchFiles.md", import.meta.url)),
+    description: toolPrompt(assetUrl("tools/builtin/searchFiles/searchFiles.md")),
     schema: searchFilesSchema,
     kind: "search",
     risk: () => "safe",

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { defineTool } from "../../tool.js";
 
-const description = readFileSync(new URL("./task.md", import.meta.url), "utf8").trim();
+const description = readFileSync(assetUrl("tools/builtin/task/task.md"), "utf8").trim();
 
 const schema = z.object({
   description: z

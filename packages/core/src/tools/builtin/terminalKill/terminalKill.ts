@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { describeStatus } from "../../terminals/terminalReport.js";
 import { unknownTerminalError } from "../../terminals/unknownTerminal.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
@@ -15,7 +16,7 @@ type TerminalKillArgs = z.infer<typeof terminalKillSchema>;
 
 export const terminalKillTool = defineTool({
   name: "terminal_kill",
-  description: toolPrompt(new URL("./terminalKill.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/terminalKill/terminalKill.md")),
   schema: terminalKillSchema,
   kind: "execute",
   risk: () => "low",

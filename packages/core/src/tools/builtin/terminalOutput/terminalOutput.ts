@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import {
   describeStatus,
   formatTerminalOutput,
@@ -24,7 +25,7 @@ type TerminalOutputArgs = z.infer<typeof terminalOutputSchema>;
 
 export const terminalOutputTool = defineTool({
   name: "terminal_output",
-  description: toolPrompt(new URL("./terminalOutput.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/terminalOutput/terminalOutput.md")),
   schema: terminalOutputSchema,
   kind: "read",
   risk: () => "safe",

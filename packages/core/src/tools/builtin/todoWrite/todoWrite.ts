@@ -1,5 +1,6 @@
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { type TodoProgress, todoLimits, todoProgress, todoStatuses } from "../../../planning/todoList.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
@@ -30,7 +31,7 @@ type TodoWriteArgs = z.infer<typeof todoWriteSchema>;
 
 export const todoWriteTool = defineTool({
   name: "todo_write",
-  description: toolPrompt(new URL("./todoWrite.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/todoWrite/todoWrite.md")),
   schema: todoWriteSchema,
   kind: "think",
   risk: () => "safe",

@@ -1,5 +1,6 @@
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import type { MemoryBook } from "../../toolServices.js";
@@ -41,7 +42,7 @@ type UpdateMemoryArgs = z.infer<typeof updateMemorySchema>;
 
 export const updateMemoryTool = defineTool({
   name: "update_memory",
-  description: toolPrompt(new URL("./updateMemory.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/updateMemory/updateMemory.md")),
   schema: updateMemorySchema,
   // Memories change nothing in the project, but they do steer every later session.
   kind: "other",

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { type GuardedResponse, guardedFetch } from "../../../policy/networkGuard/index.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
@@ -56,7 +57,7 @@ type WebFetchArgs = z.infer<typeof webFetchSchema>;
 export function webFetchTool(settings: () => WebFetchSettings) {
   return defineTool({
     name: "web_fetch",
-    description: toolPrompt(new URL("./webFetch.md", import.meta.url)),
+    description: toolPrompt(assetUrl("tools/builtin/webFetch/webFetch.md")),
     schema: webFetchSchema,
     kind: "fetch",
     // Whether the address may be reached is the network guard's decision, made on every hop.

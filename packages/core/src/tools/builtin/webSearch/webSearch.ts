@@ -1,5 +1,6 @@
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import type { ProviderAnswer, SearchProvider } from "./searchProvider.js";
@@ -37,7 +38,7 @@ interface Attempt {
 export function webSearchTool(settings: () => WebSearchSettings) {
   return defineTool({
     name: "web_search",
-    description: toolPrompt(new URL("./webSearch.md", import.meta.url)),
+    description: toolPrompt(assetUrl("tools/builtin/webSearch/webSearch.md")),
     schema: webSearchSchema,
     kind: "fetch",
     risk: () => "low",

@@ -1,6 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { assetUrl } from "../../../assetPath.js";
 import { atomicWriteFile } from "../../../fileSystem/atomicWrite.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { sha256Hex } from "../../fileReadLedger.js";
@@ -19,7 +20,7 @@ type WriteFileArgs = z.infer<typeof writeFileSchema>;
 
 export const writeFileTool = defineTool({
   name: "write_file",
-  description: toolPrompt(new URL("./writeFile.md", import.meta.url)),
+  description: toolPrompt(assetUrl("tools/builtin/writeFile/writeFile.md")),
   schema: writeFileSchema,
   kind: "edit",
   risk: () => "medium",
