@@ -1,6 +1,6 @@
 // Start-up and memory (SPEC §10): the time from starting `lathe -p` to its first model request
 // (target < 300 ms), with the default settings (sandbox detection, checkpoints, rules, the
-// database), median of 10 cold starts; and the resident memory of one process before and after
+// database), median of 20 starts; and the resident memory of one process before and after
 // a 100-turn scripted session (growth target < 50 MB), measured in a child process of its own.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import { startFakeLlm } from "../../packages/testkit/dist/index.js";
 
 const lathe = fileURLToPath(new URL("../../packages/cli/bin/lathe.js", import.meta.url));
 const memoryProbe = fileURLToPath(new URL("./memorySession.mjs", import.meta.url));
-const starts = 10;
+const starts = 20;
 
 /** The V8 flags `lathe` runs with (its shebang): the memory probe runs the engine under the same. */
 function launcherHeapFlags() {
