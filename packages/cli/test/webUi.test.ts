@@ -309,6 +309,44 @@ describe.skipIf(noBrowser)(
       expectNoPageErrors();
     });
 
+    it("completes an @-mention from the project, switches mode with Shift+Tab, and sends with Enter", async () => {
+      const { page } = await start({
+        files: { "src/app.ts": "export const app = 1;\n", "README.md": "# App\n" },
+        turns: [{ text: "It exports app." }],
+      });
+      const input = page.getByTestId("message-input");
+      await input.pressSequentially("What is in @src/ap");
+      const items = page.getByTestId("mention-item");
+      await items.filter({ hasText: "src/app.ts" }).first().waitFor();
+      expect((await texts(items)).some((text) => text.includes("src/app.ts"))).toBe(true);
+      // The highlighted item is the file; Enter takes it instead of sending.
+      while (
+        !(
+          (await page.locator('[data-testid="mention-item"][aria-selected="true"]').textContent()) ?? ""
+        ).includes("src/app.ts")
+      ) {
+        await input.press("ArrowDown");
+      }
+      await screenshot(page, "h-mention");
+      await input.press("Enter");
+      expect(await input.inputValue()).toBe("What is in @src/app.ts ");
+
+      expect(await page.getByTestId("mode-select").inputValue()).toBe("agent");
+      await input.press("Shift+Tab");
+      expect(await page.getByTestId("mode-select").inputValue()).toBe("plan");
+
+      await input.press("Enter");
+      await page.getByTestId("assistant-message").filter({ hasText: "It exports app." }).waitFor();
+      await waitForRunState(page, "idle");
+      // The model got the file the mention named, in the mode chosen from the keyboard.
+      const request = JSON.stringify(served!.llm.requests[0]?.body);
+      expect(request).toContain("export const app = 1;");
+      expect(request).toContain("What is in @src/app.ts");
+      expect(request).toContain("# Mode: plan");
+      expect(await page.getByTestId("mode-select").inputValue()).toBe("plan");
+      expectNoPageErrors();
+    });
+
     it("reopens the same session after a reload mid-run, and the run goes on", async () => {
       const { page, root, sessionId } = await start({
         files: { "config.json": '{ "debug": false }\n' },

@@ -73,22 +73,17 @@ function CheckpointRow(props: {
           {checkpoint.commit.slice(0, 7)}
         </span>
         <span className="lp-push-right lp-button-group">
-          <button
-            type="button"
-            className="lp-button"
-            aria-expanded={openPart === "diff"}
-            onClick={() => toggle("diff")}
-          >
-            Diff
-          </button>
-          <button
-            type="button"
-            className="lp-button"
-            aria-expanded={openPart === "restore"}
-            onClick={() => toggle("restore")}
-          >
-            Restore
-          </button>
+          {(["diff", "restore"] as const).map((part) => (
+            <button
+              key={part}
+              type="button"
+              className="lp-button"
+              aria-expanded={openPart === part}
+              onClick={() => toggle(part)}
+            >
+              {part === "diff" ? "Diff" : "Restore"}
+            </button>
+          ))}
         </span>
       </div>
       {openPart === "diff" ? (

@@ -1,5 +1,5 @@
 import type { LiveSessionSummary, StoredSessionSummary } from "@lathe/protocol";
-import { useCallback } from "react";
+import { type ReactNode, useCallback } from "react";
 import { api } from "../api/httpApi.js";
 import { absoluteTime, relativeTime } from "./format.js";
 import { ResourceView } from "./PanelStatus.js";
@@ -114,21 +114,41 @@ function LiveSessionRow(props: {
         ? "error"
         : "idle";
   return (
+    <SessionRowButton
+      id={session.id}
+      title={props.stored?.title}
+      tooltip={session.id}
+      active={props.active}
+      onOpen={props.onOpen}
+    >
+      <span className={`lp-badge lp-badge-${badgeTone}`}>{session.state.replaceAll("_", " ")}</span>
+      <span>{session.mode}</span>
+    </SessionRowButton>
+  );
+}
+
+/** One row of either list: the session's title, a line of facts under it, a click to open it. */
+function SessionRowButton(props: {
+  id: string;
+  title: string | undefined;
+  tooltip: string;
+  active: boolean;
+  onOpen(id: string): void;
+  children: ReactNode;
+}) {
+  return (
     <li>
       <button
         type="button"
         className="lp-row"
         data-testid="session-row"
-        data-id={session.id}
+        data-id={props.id}
         aria-current={props.active ? "true" : undefined}
-        title={session.id}
-        onClick={() => props.onOpen(session.id)}
+        title={props.tooltip}
+        onClick={() => props.onOpen(props.id)}
       >
-        <span className="lp-row-title">{props.stored?.title || "Untitled"}</span>
-        <span className="lp-row-meta">
-          <span className={`lp-badge lp-badge-${badgeTone}`}>{session.state.replaceAll("_", " ")}</span>
-          <span>{session.mode}</span>
-        </span>
+        <span className="lp-row-title">{props.title || "Untitled"}</span>
+        <span className="lp-row-meta">{props.children}</span>
       </button>
     </li>
   );
@@ -142,25 +162,18 @@ function StoredSessionRow(props: {
 }) {
   const { session } = props;
   return (
-    <li>
-      <button
-        type="button"
-        className="lp-row"
-        data-testid="session-row"
-        data-id={session.id}
-        aria-current={props.active ? "true" : undefined}
-        title={`${session.id}\nUpdated ${absoluteTime(session.updatedAt)}`}
-        onClick={() => props.onOpen(session.id)}
-      >
-        <span className="lp-row-title">{session.title || "Untitled"}</span>
-        <span className="lp-row-meta">
-          <span>{relativeTime(session.updatedAt, props.now)}</span>
-          <span>
-            {session.messageCount} {session.messageCount === 1 ? "message" : "messages"}
-          </span>
-          {session.parentId ? <span title={`Forked from ${session.parentId}`}>fork</span> : null}
-        </span>
-      </button>
-    </li>
+    <SessionRowButton
+      id={session.id}
+      title={session.title}
+      tooltip={`${session.id}\nUpdated ${absoluteTime(session.updatedAt)}`}
+      active={props.active}
+      onOpen={props.onOpen}
+    >
+      <span>{relativeTime(session.updatedAt, props.now)}</span>
+      <span>
+        {session.messageCount} {session.messageCount === 1 ? "message" : "messages"}
+      </span>
+      {session.parentId ? <span title={`Forked from ${session.parentId}`}>fork</span> : null}
+    </SessionRowButton>
   );
 }
