@@ -347,6 +347,44 @@ describe.skipIf(noBrowser)(
       expectNoPageErrors();
     });
 
+    it("asks the user's question in a card and hands the chosen answer back to the model", async () => {
+      const { page } = await start({
+        turns: [
+          {
+            tool_calls: [
+              {
+                name: "ask_user",
+                arguments: {
+                  questions: [{ question: "Which database?", options: ["SQLite", "PostgreSQL"] }],
+                },
+              },
+            ],
+          },
+          { text: "Going with the answer." },
+        ],
+      });
+      await sendMessage(page, "Set up storage");
+      const card = page.getByTestId("question-card");
+      await card.waitFor();
+      expect(await card.textContent()).toContain("Which database?");
+      expect(await page.getByTestId("run-state").textContent()).toBe("Waiting for you");
+      await card.getByRole("button", { name: "PostgreSQL" }).click();
+      await screenshot(page, "i-question");
+      await card.getByRole("button", { name: "Answer" }).click();
+      await page.getByTestId("assistant-message").filter({ hasText: "Going with the answer." }).waitFor();
+      await waitForRunState(page, "idle");
+      expect(await card.count()).toBe(0);
+      await waitForCardState(toolCard(page, "ask_user"), "completed");
+      // The second request carries the answer in the ask_user result (the options alone are in the call).
+      const messages = (served!.llm.requests[1]?.body as { messages: { role: string; content: unknown }[] })
+        .messages;
+      const result = messages.filter((message) => message.role === "tool").map((message) => message.content);
+      expect(result).toHaveLength(1);
+      expect(String(result[0])).toContain("PostgreSQL");
+      expect(String(result[0])).not.toContain("SQLite");
+      expectNoPageErrors();
+    });
+
     it("reopens the same session after a reload mid-run, and the run goes on", async () => {
       const { page, root, sessionId } = await start({
         files: { "config.json": '{ "debug": false }\n' },

@@ -19,16 +19,22 @@ export function AgentStatusBar({
   status,
   connection,
   failure,
+  waitingForUser,
 }: {
   status: StatusLine;
   connection: Connection;
   failure?: string | undefined;
+  /** An approval or a question is open: whatever the engine's state, the run waits on the user. */
+  waitingForUser: boolean;
 }) {
   const tokens = status.usage.inputTokens + status.usage.outputTokens;
   return (
     <div className="status-bar" data-testid="status-bar" data-state={status.state}>
-      <span className={`status-state state-${status.state}`} data-testid="run-state">
-        {stateLabels[status.state] ?? status.state}
+      <span
+        className={`status-state state-${waitingForUser ? "awaiting_approval" : status.state}`}
+        data-testid="run-state"
+      >
+        {waitingForUser ? "Waiting for you" : (stateLabels[status.state] ?? status.state)}
       </span>
       {status.maxIterations > 0 && status.state !== "idle" && (
         <span data-testid="iteration">

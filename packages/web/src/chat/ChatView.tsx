@@ -120,7 +120,12 @@ export function ChatView(props: ChatViewProps) {
   const busy = view.status.state !== "idle";
   return (
     <div className="chat" data-testid="chat" data-session={view.sessionId}>
-      <AgentStatusBar status={view.status} connection={connection} failure={failure} />
+      <AgentStatusBar
+        status={view.status}
+        connection={connection}
+        failure={failure}
+        waitingForUser={view.approvals.length > 0 || view.questions.length > 0}
+      />
       <div className="chat-scroll" ref={scroller}>
         <div className="chat-items" data-testid="chat-items">
           {view.items.map((item) => (
