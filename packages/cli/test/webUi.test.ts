@@ -385,6 +385,41 @@ describe.skipIf(noBrowser)(
       expectNoPageErrors();
     });
 
+    it("shows the run's trace, and stores a provider key from the settings without ever showing it", async () => {
+      const { page } = await start({
+        turns: [read("README.md"), { text: "Read it." }],
+        files: { "README.md": "# R\n" },
+      });
+      await sendMessage(page, "Read the readme");
+      await page.getByTestId("assistant-message").filter({ hasText: "Read it." }).waitFor();
+      await waitForRunState(page, "idle");
+
+      await page.getByTestId("tab-trace").click();
+      const spans = page.getByTestId("trace-span");
+      await spans.first().waitFor();
+      const names = await spans.evaluateAll((rows) => rows.map((row) => row.dataset.name));
+      expect(names.filter((name) => name === "run")).toHaveLength(1);
+      expect(names.filter((name) => name === "turn")).toHaveLength(2);
+      expect(names.filter((name) => name === "llm_call")).toHaveLength(2);
+      expect(names.filter((name) => name === "tool_call")).toHaveLength(1);
+      await screenshot(page, "j-trace");
+
+      await page.getByTestId("tab-settings").click();
+      const keyBox = page.getByLabel("anthropic API key");
+      await keyBox.fill("sk-ant-web-ui-secret");
+      await keyBox.press("Enter");
+      await page.getByTestId("settings-panel").getByText("Key saved.").waitFor();
+      expect(await keyBox.inputValue()).toBe("");
+      const stored = JSON.parse(readFileSync(join(served!.home, "credentials.json"), "utf8"));
+      expect(stored.anthropic.apiKey).toBe("sk-ant-web-ui-secret");
+      await page.reload();
+      await page.getByTestId("tab-settings").click();
+      await page.getByTestId("settings-panel").getByText("stored").first().waitFor();
+      expect(await page.content()).not.toContain("sk-ant-web-ui-secret");
+      await screenshot(page, "k-settings");
+      expectNoPageErrors();
+    });
+
     it("reopens the same session after a reload mid-run, and the run goes on", async () => {
       const { page, root, sessionId } = await start({
         files: { "config.json": '{ "debug": false }\n' },
