@@ -420,6 +420,41 @@ describe.skipIf(noBrowser)(
       expectNoPageErrors();
     });
 
+    it("shows a sub-agent's card while it works and its outcome when it is done", async () => {
+      const { page } = await start({
+        files: { "src/db.ts": "export const db = 'sqlite';\n" },
+        turns: [
+          {
+            tool_calls: [
+              {
+                name: "task",
+                arguments: {
+                  description: "Find the database",
+                  prompt: "Which database does src use?",
+                  agent: "explore",
+                },
+              },
+            ],
+          },
+          // The sub-agent, on the same scripted server: one read, then its report.
+          read("src/db.ts"),
+          { text: "src/db.ts uses SQLite." },
+          { text: "The project uses SQLite." },
+        ],
+      });
+      await sendMessage(page, "Which database do we use?");
+      await page.getByTestId("assistant-message").filter({ hasText: "The project uses SQLite." }).waitFor();
+      await waitForRunState(page, "idle");
+      const card = page.getByTestId("subagent-card");
+      expect(await card.count()).toBe(1);
+      expect(await card.getAttribute("data-status")).toBe("completed");
+      expect(await card.textContent()).toContain("Find the database");
+      expect(await card.textContent()).toContain("explore");
+      await waitForCardState(toolCard(page, "task"), "completed");
+      await screenshot(page, "l-subagent");
+      expectNoPageErrors();
+    });
+
     it("reopens the same session after a reload mid-run, and the run goes on", async () => {
       const { page, root, sessionId } = await start({
         files: { "config.json": '{ "debug": false }\n' },
