@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startFakeLlm } from "../../packages/testkit/dist/index.js";
+import { fakeKeys, startFakeLlm } from "../../packages/testkit/dist/index.js";
 
 const lathe = fileURLToPath(new URL("../../packages/cli/bin/lathe.js", import.meta.url));
 const memoryProbe = fileURLToPath(new URL("./memorySession.mjs", import.meta.url));
@@ -81,7 +81,7 @@ async function timeToFirstRequest() {
             `${server.url}/v1`,
           ],
           {
-            env: { ...process.env, LATHE_HOME: home, OPENAI_API_KEY: "sk-bench-not-a-key" },
+            env: { ...process.env, LATHE_HOME: home, OPENAI_API_KEY: fakeKeys.openaiBench },
             stdio: "ignore",
           },
         );

@@ -11,7 +11,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { startFakeLlm } from "../../packages/testkit/dist/index.js";
+import { fakeKeys, startFakeLlm } from "../../packages/testkit/dist/index.js";
 import { longMarkdown, patchForFiles, projectFiles, shortAnswer } from "./content.mjs";
 
 const lathe = fileURLToPath(new URL("../../packages/cli/bin/lathe.js", import.meta.url));
@@ -394,7 +394,7 @@ async function serveUi({ turns, files = {}, approvalMode = "ask_first" }) {
   );
   const child = spawn(process.execPath, [lathe, "serve"], {
     cwd: root,
-    env: { ...env, LATHE_HOME: home, OPENAI_API_KEY: "sk-bench-not-a-real-key" },
+    env: { ...env, LATHE_HOME: home, OPENAI_API_KEY: fakeKeys.openaiBench },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import type { CheckpointRecord } from "@lathe/core";
-import { type FakeLlm, startFakeLlm } from "@lathe/testkit";
+import { type FakeLlm, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { headlessArgs, makeWorkspace, runLathe } from "./latheProcess.js";
 
@@ -105,7 +105,7 @@ describe("checkpoints undo the agent's edits and its shell commands", () => {
     const indexBefore = readFileSync(join(ws.root, ".git", "index"));
 
     const lathe = (args: string[]) =>
-      runLathe(args, { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key" } });
+      runLathe(args, { home: ws.home, env: { OPENAI_API_KEY: fakeKeys.openai } });
     const headless = (prompt: string, extra: string[] = []) =>
       lathe(
         headlessArgs(prompt, { root: ws.root, serverUrl: server!.url }, [
@@ -182,7 +182,7 @@ describe("checkpoints undo the agent's edits and its shell commands", () => {
     const ws = await makeWorkspace({}, { sandbox: { mode: "off" } });
     const run = await runLathe(
       ["-p", "hello", "--cwd", ws.root, "--model", "openai:gpt-4.1", "--base-url", `${server.url}/v1`],
-      { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key", HOME: ws.root } },
+      { home: ws.home, env: { OPENAI_API_KEY: fakeKeys.openai, HOME: ws.root } },
     );
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("checkpoints are off");

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { Message } from "@lathe/protocol";
-import { type FakeLlm, type FakeTurn, startFakeLlm } from "@lathe/testkit";
+import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorkspace, runLathe } from "./latheProcess.js";
 
@@ -50,7 +50,7 @@ describe("a run killed with SIGKILL loses at most the turn in flight", () => {
   it(`keeps every completed turn over ${killPoints} random kill points, and resumes`, async () => {
     const ws = await makeWorkspace({}, { sandbox: { mode: "off" }, checkpoints: { enabled: false } });
     const next = random(20261123);
-    const env = { OPENAI_API_KEY: "sk-test-not-a-real-key" };
+    const env = { OPENAI_API_KEY: fakeKeys.openai };
     const headless = (url: string, args: string[], onStdout?: Parameters<typeof runLathe>[1]["onStdout"]) =>
       runLathe(
         [

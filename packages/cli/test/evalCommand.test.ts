@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type FakeLlm, startFakeLlm } from "@lathe/testkit";
+import { type FakeLlm, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorkspace, runLathe } from "./latheProcess.js";
 
@@ -40,7 +40,7 @@ describe("lathe eval", () => {
     const ws = await makeWorkspace({}, { baseUrls: { openai: `${server.url}/v1` } });
     const run = await runLathe(
       ["eval", "--model", "openai:gpt-4.1", "--cases", "AC01", "--repeat", "2", "--cases-dir", casesDir],
-      { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key" } },
+      { home: ws.home, env: { OPENAI_API_KEY: fakeKeys.openai } },
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^PASS AC01 .*\nPASS AC01 /);

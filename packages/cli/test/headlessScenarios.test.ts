@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlm, type FakeTurn, startFakeLlm } from "@lathe/testkit";
+import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { headlessArgs, makeWorkspace, runLathe } from "./latheProcess.js";
 
@@ -45,7 +45,7 @@ async function headless(
   const ws = await makeWorkspace(files, fastLlm);
   const run = await runLathe(
     headlessArgs(prompt, { root: ws.root, serverUrl: server.url, format: output.format ?? "json" }, extra),
-    { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key" }, onStdout: output.onStdout },
+    { home: ws.home, env: { OPENAI_API_KEY: fakeKeys.openai }, onStdout: output.onStdout },
   );
   const lines = run.stdout
     .trim()

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { type FakeLlm, startFakeLlm } from "@lathe/testkit";
+import { type FakeLlm, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { headlessArgs, makeWorkspace, runLathe } from "./latheProcess.js";
 
@@ -30,7 +30,7 @@ async function runWithMcp(extra: string[]) {
   );
   const run = await runLathe(
     headlessArgs("Echo hello twice", { root: ws.root, serverUrl: server.url, format: "json" }, extra),
-    { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key" } },
+    { home: ws.home, env: { OPENAI_API_KEY: fakeKeys.openai } },
   );
   const chat = server.requests.map(
     (request) =>

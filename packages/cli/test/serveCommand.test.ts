@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { type FakeLlm, startFakeLlm } from "@lathe/testkit";
+import { type FakeLlm, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorkspace } from "./latheProcess.js";
 
@@ -37,7 +37,7 @@ describe("lathe serve", () => {
       },
     );
     const child = spawn(process.execPath, [latheBin, "serve"], {
-      env: { ...process.env, LATHE_HOME: ws.home, OPENAI_API_KEY: "sk-test-not-a-real-key" },
+      env: { ...process.env, LATHE_HOME: ws.home, OPENAI_API_KEY: fakeKeys.openai },
       stdio: ["ignore", "pipe", "pipe"],
     });
     stop = () => child.kill("SIGTERM");

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SpanRecord } from "@lathe/protocol";
-import { type FakeLlm, type FakeTurn, startFakeLlm } from "@lathe/testkit";
+import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorkspace } from "./latheProcess.js";
 import { type ServeProcess, startServe } from "./serveProcess.js";
@@ -25,7 +25,7 @@ afterEach(async () => {
   llm = undefined;
 });
 
-const testKey = "sk-test-not-a-real-key";
+const testKey = fakeKeys.openai;
 
 /** A project (its real path) and a LATHE_HOME whose settings point at the scripted model. */
 async function workspace(turns: FakeTurn[], files: Record<string, string | Buffer> = {}, settings = {}) {
@@ -376,7 +376,7 @@ describe("lathe serve: settings, keys and server info", () => {
     }
     expect(readFileSync(settingsFile).equals(before)).toBe(true);
 
-    const secret = "sk-ant-test-only-0123456789";
+    const secret = fakeKeys.anthropicTestOnly;
     const stored = await s.api("PUT", "/api/keys/anthropic", { key: secret });
     expect(stored).toEqual({ status: 200, body: { stored: true }, text: '{"stored":true}' });
     const credentials = join(home, "credentials.json");

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunRecord, SessionInfo } from "@lathe/core";
 import type { Message, SpanRecord } from "@lathe/protocol";
-import { type FakeLlm, type FakeTurn, startFakeLlm } from "@lathe/testkit";
+import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { headlessArgs, makeWorkspace, runLathe } from "./latheProcess.js";
 
@@ -12,7 +12,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const apiKey = "sk-test-lathe-secret-0123456789abcdef";
+const apiKey = fakeKeys.openaiSecret;
 
 interface Workspace {
   root: string;

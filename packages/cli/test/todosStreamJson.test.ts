@@ -1,4 +1,4 @@
-import { type FakeLlm, type FakeTurn, startFakeLlm } from "@lathe/testkit";
+import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { headlessArgs, makeWorkspace, runLathe } from "./latheProcess.js";
 
@@ -43,7 +43,7 @@ describe("todos in stream-json output", () => {
     const ws = await makeWorkspace({}, { sandbox: { mode: "off" }, checkpoints: { enabled: false } });
     const run = await runLathe(
       headlessArgs("Build it in five steps", { root: ws.root, serverUrl: server.url, format: "stream-json" }),
-      { home: ws.home, env: { OPENAI_API_KEY: "sk-test-not-a-real-key" } },
+      { home: ws.home, env: { OPENAI_API_KEY: fakeKeys.openai } },
     );
     expect(run.code).toBe(0);
     const lines = run.stdout

@@ -1,7 +1,9 @@
 // The web UI end to end: a real `lathe serve` child process on a scripted model, driven through
 // headless Chromium. Each test starts its own server and project; the browser is shared.
+
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fakeKeys } from "@lathe/testkit";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -406,16 +408,16 @@ describe.skipIf(noBrowser)(
 
       await page.getByTestId("tab-settings").click();
       const keyBox = page.getByLabel("anthropic API key");
-      await keyBox.fill("sk-ant-web-ui-secret");
+      await keyBox.fill(fakeKeys.anthropicWebUi);
       await keyBox.press("Enter");
       await page.getByTestId("settings-panel").getByText("Key saved.").waitFor();
       expect(await keyBox.inputValue()).toBe("");
       const stored = JSON.parse(readFileSync(join(served!.home, "credentials.json"), "utf8"));
-      expect(stored.anthropic.apiKey).toBe("sk-ant-web-ui-secret");
+      expect(stored.anthropic.apiKey).toBe(fakeKeys.anthropicWebUi);
       await page.reload();
       await page.getByTestId("tab-settings").click();
       await page.getByTestId("settings-panel").getByText("stored").first().waitFor();
-      expect(await page.content()).not.toContain("sk-ant-web-ui-secret");
+      expect(await page.content()).not.toContain(fakeKeys.anthropicWebUi);
       await screenshot(page, "k-settings");
       expectNoPageErrors();
     });

@@ -3,7 +3,7 @@ import { accessSync, constants, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { type FakeLlm, type FakeTurn, startFakeLlm } from "@lathe/testkit";
+import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { makeWorkspace } from "./latheProcess.js";
 
@@ -75,7 +75,7 @@ export async function serveUi(options: ServeOptions): Promise<ServedUi> {
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !/_API_KEY$/.test(key) && key !== "LATHE_MODEL") env[key] = value;
   }
-  Object.assign(env, { LATHE_HOME: ws.home, OPENAI_API_KEY: "sk-test-not-a-real-key" });
+  Object.assign(env, { LATHE_HOME: ws.home, OPENAI_API_KEY: fakeKeys.openai });
   const child = spawn(process.execPath, [latheBin, "serve"], {
     cwd: ws.root,
     env,

@@ -7,6 +7,7 @@ export {
   runEvalCase,
   type VerifyContext,
 } from "./evalHarness/runEvalCase.js";
+export { fakeKeys } from "./fakeKeys.js";
 export { requestTokens } from "./fakeLlm/requestSize.js";
 export { type FakeScript, type FakeTurn, fakeScriptSchema, fakeTurnSchema } from "./fakeLlm/script.js";
 export { type FakeLlm, type FakeLlmOptions, type RecordedRequest, startFakeLlm } from "./fakeLlm/server.js";

@@ -1,4 +1,4 @@
-import { type FakeLlm, startFakeLlm } from "@lathe/testkit";
+import { type FakeLlm, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEmbedder } from "../../src/llm/embeddings.js";
 import { type CodeIndexBed, createCodeIndexBed, never } from "./codeIndexTestBed.js";
@@ -18,7 +18,7 @@ const embedderFor = (modelId: string) =>
   createEmbedder({
     modelId,
     baseUrl: `${server.url}/v1`,
-    apiKey: "sk-test-embeddings",
+    apiKey: fakeKeys.openaiEmbeddings,
     env: {},
     latheHome: bed.projectRoot,
   });
@@ -40,7 +40,7 @@ describe("a configured embedding model", () => {
     const calls = server.requests.filter((request) => request.path === "/v1/embeddings");
     // One request for the chunks, one for the query.
     expect(calls).toHaveLength(2);
-    expect(calls[0]?.headers.authorization).toBe("Bearer sk-test-embeddings");
+    expect(calls[0]?.headers.authorization).toBe(`Bearer ${fakeKeys.openaiEmbeddings}`);
     expect((calls[1]?.body as { input: string[] }).input).toEqual(["charge the customer card"]);
   });
 

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { errorInfo } from "@lathe/protocol";
+import { fakeKeys } from "@lathe/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { exportSession, importSession, type SessionStore } from "../../src/store/index.js";
 import { createStoreTestBed, eventStamper, message, type StoreTestBed, t0 } from "./storeTestBed.js";
 
-const secret = "sk-lathe-test-7Qm2VxR9pL4sT8wZ1nB6cY3d";
+const secret = fakeKeys.lathe;
 const marker = "[redacted]";
 /** The way the engine's redactor works: every occurrence of a known secret, replaced whole. */
 const redact = (text: string) => text.split(secret).join(marker);

@@ -1,3 +1,4 @@
+import { fakeKeys } from "@lathe/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SqliteMemoryBook } from "../../src/store/memoryRecords.js";
 import { updateMemoryTool } from "../../src/tools/builtin/updateMemory/updateMemory.js";
@@ -100,9 +101,9 @@ describe("update_memory", () => {
   });
 
   it.each([
-    ["an API key (sk-…)", "The OpenAI key is sk-proj-Ab3dEf6hIj9kLm2nOp5q"],
-    ["a GitHub token", "push with ghp_16C7e42F292c6912E7710c838347Ae178B4a"],
-    ["an AWS access key", "AWS: AKIAIOSFODNN7EXAMPLE in us-east-1"],
+    ["an API key (sk-…)", `The OpenAI key is ${fakeKeys.openaiProject}`],
+    ["a GitHub token", `push with ${fakeKeys.github}`],
+    ["an AWS access key", `AWS: ${fakeKeys.aws} in us-east-1`],
     ["a private key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA"],
     ["a password or token", "staging DB password: Tr0ub4dor&3"],
     ["a long hexadecimal key", "webhook signing key 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b"],
@@ -119,9 +120,7 @@ describe("update_memory", () => {
 
   it("refuses secrets in updates too, and leaves the memory as it was", async () => {
     const id = idOf(await call({ action: "add", content: "Deploy token lives in the CI secrets." }));
-    const error = errorOf(
-      await call({ action: "update", id, content: "token=ghp_16C7e42F292c6912E7710c838347Ae178B4a" }),
-    );
+    const error = errorOf(await call({ action: "update", id, content: `token=${fakeKeys.github}` }));
     expect(error.code).toBe("E_SECURITY_BLOCKED");
     expect(memories.list()[0]?.content).toBe("Deploy token lives in the CI secrets.");
   });

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fakeKeys } from "@lathe/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger, logFilePath, secretRedactor } from "../../src/trace/index.js";
 
@@ -63,7 +64,7 @@ describe("createLogger", () => {
   });
 
   it("never writes a secret, whether in the message, a nested field or an error", () => {
-    const secret = "sk-ant-0123456789abcdef";
+    const secret = fakeKeys.anthropic;
     const logger = createLogger({ latheHome: home, redact: secretRedactor([secret]) });
     logger.warn(`key ${secret} refused`, {
       request: { headers: { authorization: `Bearer ${secret}` }, tries: [secret] },

@@ -1,10 +1,11 @@
+import { fakeKeys } from "@lathe/testkit";
 import { describe, expect, it } from "vitest";
 import { redactDeep, secretRedactor } from "../../src/trace/index.js";
 
 describe("secretRedactor", () => {
   it("replaces every occurrence of each secret", () => {
-    const redact = secretRedactor(["sk-live-abcdefgh", "AIzaSy-0123456789"]);
-    expect(redact("a sk-live-abcdefgh b sk-live-abcdefgh c AIzaSy-0123456789")).toBe(
+    const redact = secretRedactor([fakeKeys.openaiLive, fakeKeys.google]);
+    expect(redact(`a ${fakeKeys.openaiLive} b ${fakeKeys.openaiLive} c ${fakeKeys.google}`)).toBe(
       "a [redacted] b [redacted] c [redacted]",
     );
   });

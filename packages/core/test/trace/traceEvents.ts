@@ -1,8 +1,9 @@
 import { type EventDraft, emptyUsage, errorInfo, type LatheEvent, type Usage } from "@lathe/protocol";
+import { fakeKeys } from "@lathe/testkit";
 
 export const sessionId = "0197a000-0000-7000-8000-000000000001";
 export const t0 = Date.UTC(2025, 0, 1, 12, 0, 0);
-export const secret = "sk-test-0123456789abcdef";
+export const secret = fakeKeys.openaiShort;
 
 /** Stamps drafts the way the session's event bus does, at hand-picked times. */
 export function eventStamper() {
