@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { detectSandbox, noProviderHelp, probeLocalProviders } from "@lathe/core";
 import { type OutputFormat, parseCliArgs, usage } from "./cliArgs.js";
+import { cliVersion } from "./cliVersion.js";
 import { type EngineSetup, setUpEngine } from "./engineSetup.js";
 import { exitCodes } from "./exitCodes.js";
 import { runHeadless } from "./headlessRun.js";
@@ -8,8 +8,6 @@ import { InteractiveChat } from "./interactiveChat.js";
 import { latheHomeFrom } from "./latheHome.js";
 import type { CommandIo } from "./subcommandArgs.js";
 import { loadUserSettings } from "./userSettings.js";
-
-const version: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
 
 const stdout = (text: string) => process.stdout.write(text);
 const stderr = (text: string) => process.stderr.write(text);
@@ -50,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
     return exitCodes.completed;
   }
   if (args.version) {
-    stdout(`lathe ${version}\n`);
+    stdout(`lathe ${cliVersion}\n`);
     return exitCodes.completed;
   }
   const env = process.env;
@@ -87,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
   if (engine.checkpointsOff) stderr(`lathe: checkpoints are off: ${engine.checkpointsOff.message}\n`);
   await noticeMissingSandbox(settings.settings.sandbox?.mode ?? "auto", stderr);
   const code = chat
-    ? await chat.run(engine.session, `lathe ${version} · ${engine.modelId} · ${engine.projectRoot}`)
+    ? await chat.run(engine.session, `lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`)
     : await runPrompt(engine, args.prompt, args.outputFormat, args.mode ?? settings.settings.mode ?? "agent");
   // Background commands live in process groups of their own, which would outlive us.
   await engine.close();
@@ -113,7 +111,7 @@ async function runPrompt(
     modelId: engine.modelId,
     mode,
     toolNames: engine.toolNames,
-    version,
+    version: cliVersion,
     stdout,
     stderr,
   });

@@ -1,8 +1,7 @@
 import { loadRules, userRulesName } from "@lathe/core";
 import type { RuleList } from "@lathe/protocol";
 import { type ServiceResult, served } from "@lathe/server";
-import { settingsPath } from "./settingsFile.js";
-import { loadUserSettings } from "./userSettings.js";
+import { loadUserSettings, settingsPath } from "./userSettings.js";
 
 type Rule = RuleList["rules"][number];
 

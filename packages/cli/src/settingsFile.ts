@@ -1,15 +1,10 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { atomicWriteFile } from "@lathe/core";
 import { type ServiceResult, served, serviceError } from "@lathe/server";
 import { keepStoredSecrets } from "./settingsSecrets.js";
-import { userSettingsSchema } from "./userSettings.js";
+import { settingsPath, settingsProblems, userSettingsSchema } from "./userSettings.js";
 
 export type StoredSettings = Record<string, unknown>;
-
-export function settingsPath(latheHome: string): string {
-  return join(latheHome, "settings.json");
-}
 
 /**
  * `settings.json` as written, defaults not filled in, and not checked against the schema: a file
@@ -55,10 +50,8 @@ export async function updateSettingsFile(
   }
   const checked = userSettingsSchema.safeParse(merged);
   if (!checked.success) {
-    const problems = checked.error.issues.map(
-      (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
-    );
-    return serviceError("invalid", "E_INVALID_ARGS", `Invalid settings: ${problems.join("; ")}`);
+    const problems = settingsProblems(checked.error).join("; ");
+    return serviceError("invalid", "E_INVALID_ARGS", `Invalid settings: ${problems}`);
   }
   try {
     // What the user wrote is kept, not the parsed copy with the schema's defaults filled in.

@@ -109,8 +109,17 @@ export type UserSettings = z.infer<typeof userSettingsSchema>;
 
 export type LoadedSettings = { ok: true; settings: UserSettings } | { ok: false; message: string };
 
+export function settingsPath(latheHome: string): string {
+  return join(latheHome, "settings.json");
+}
+
+/** Each problem of invalid settings, named by its field (`context.window: Too small…`). */
+export function settingsProblems(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
+}
+
 export function loadUserSettings(latheHome: string): LoadedSettings {
-  const path = join(latheHome, "settings.json");
+  const path = settingsPath(latheHome);
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -128,10 +137,10 @@ export function loadUserSettings(latheHome: string): LoadedSettings {
   }
   const parsed = userSettingsSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map(
-      (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
-    );
-    return { ok: false, message: `${path} has invalid settings:\n  ${issues.join("\n  ")}` };
+    return {
+      ok: false,
+      message: `${path} has invalid settings:\n  ${settingsProblems(parsed.error).join("\n  ")}`,
+    };
   }
   return { ok: true, settings: parsed.data };
 }

@@ -32,6 +32,20 @@ export type Mode = z.infer<typeof modeSchema>;
 export const riskSchema = z.enum(["safe", "low", "medium", "high", "critical"]);
 export type Risk = z.infer<typeof riskSchema>;
 
+/** How much the user is asked before actions (SPEC §5); the policy engine reads it. */
+export const approvalModeSchema = z.enum(["manual", "ask_first", "auto_edit", "auto", "yolo"]);
+export type ApprovalMode = z.infer<typeof approvalModeSchema>;
+
+/** One item of the session's todo list (`todo_write`). */
+export const todoItemSchema = z.object({
+  id: z.string(),
+  content: z.string(),
+  status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
+});
+
+/** One question the model asks the user (`ask_user`), with choices when it offers some. */
+export const userQuestionSchema = z.object({ question: z.string(), options: z.array(z.string()).optional() });
+
 /** A tool call's place in the scheduler (SPEC §4): every change is a `tool_call_state` event. */
 export const toolCallStateSchema = z.enum([
   "validating",
@@ -146,13 +160,7 @@ export const eventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("todos"),
     ...base,
-    todos: z.array(
-      z.object({
-        id: z.string(),
-        content: z.string(),
-        status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
-      }),
-    ),
+    todos: z.array(todoItemSchema),
     /** Done out of live items (cancelled ones count apart). */
     completed: z.number().int().nonnegative(),
     live: z.number().int().nonnegative(),
@@ -192,7 +200,7 @@ export const eventSchema = z.discriminatedUnion("type", [
     ...base,
     questionId: z.string(),
     callId: z.string(),
-    questions: z.array(z.object({ question: z.string(), options: z.array(z.string()).optional() })),
+    questions: z.array(userQuestionSchema),
   }),
   /** Something the user should know that does not stop the run (a checkpoint that failed, storage trouble). */
   z.object({

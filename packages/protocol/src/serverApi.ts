@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { eventSchema, modeSchema, runStateSchema } from "./events.js";
+import {
+  approvalModeSchema,
+  eventSchema,
+  modeSchema,
+  riskSchema,
+  runStateSchema,
+  todoItemSchema,
+  userQuestionSchema,
+} from "./events.js";
+import { mentionKinds } from "./mentionKinds.js";
 import { messageSchema, usageSchema } from "./messages.js";
 import { spanRecordSchema } from "./spans.js";
 
@@ -7,9 +16,6 @@ import { spanRecordSchema } from "./spans.js";
  * The shapes `lathe serve` answers with (SPEC §8), shared by the server, which builds them, and
  * the web UI, which reads them. Requests are checked by the server's own body schemas.
  */
-
-/** Approval modes a face can offer (the policy's own enum, restated here so faces need not load the engine). */
-export const approvalModeNameSchema = z.enum(["manual", "ask_first", "auto_edit", "auto", "yolo"]);
 
 /** `GET /api/info`: what a client needs before it opens a session. */
 export const serverInfoSchema = z.object({
@@ -20,7 +26,7 @@ export const serverInfoSchema = z.object({
   models: z.array(z.string()),
   defaultModel: z.string().optional(),
   defaultMode: modeSchema,
-  defaultApprovalMode: approvalModeNameSchema,
+  defaultApprovalMode: approvalModeSchema,
 });
 export type ServerInfo = z.infer<typeof serverInfoSchema>;
 
@@ -40,7 +46,7 @@ export const pendingApprovalSchema = z.object({
   callId: z.string(),
   name: z.string(),
   arguments: z.unknown(),
-  risk: z.enum(["safe", "low", "medium", "high", "critical"]),
+  risk: riskSchema,
   reason: z.string(),
   requestedAt: z.number(),
 });
@@ -49,7 +55,7 @@ export const pendingApprovalSchema = z.object({
 export const pendingQuestionSchema = z.object({
   questionId: z.string(),
   callId: z.string(),
-  questions: z.array(z.object({ question: z.string(), options: z.array(z.string()).optional() })),
+  questions: z.array(userQuestionSchema),
   askedAt: z.number(),
 });
 
@@ -57,13 +63,7 @@ export const pendingQuestionSchema = z.object({
 export const liveSessionDetailSchema = liveSessionSummarySchema.extend({
   streamId: z.string(),
   messages: z.array(messageSchema),
-  todos: z.array(
-    z.object({
-      id: z.string(),
-      content: z.string(),
-      status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
-    }),
-  ),
+  todos: z.array(todoItemSchema),
   /** Tokens and cost of the whole session so far, earlier runs included. */
   usage: usageSchema,
   pendingApprovals: z.array(pendingApprovalSchema),
@@ -139,7 +139,7 @@ export type FileListing = z.infer<typeof fileListingSchema>;
 export const mentionCompletionsSchema = z.object({
   items: z.array(
     z.object({
-      kind: z.enum(["file", "folder", "symbol", "rule", "url", "web", "git", "chat", "lints", "terminal"]),
+      kind: z.enum(mentionKinds),
       /** What the list shows. */
       label: z.string(),
       /** What replaces the `@…` being typed, `@` included. */

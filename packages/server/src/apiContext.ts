@@ -1,11 +1,14 @@
 import type { IncomingMessage } from "node:http";
 import { errorReply, type Reply, reply } from "./httpJson.js";
+import type { ProjectPathCache } from "./projectPaths.js";
 import type { SessionHub } from "./sessionHub.js";
 import type { ServiceFailureKind, ServiceResult, WorkspaceServices } from "./workspaceServices.js";
 
 /** What every API route may use. */
 export interface ApiContext {
   hub: SessionHub;
+  /** The projects' files for `@` completion, walked once for a burst of keystrokes. */
+  projectPaths: ProjectPathCache;
   /** Absent: a server of sessions alone (tests, benchmarks); the routes that need them say so. */
   services?: WorkspaceServices;
 }

@@ -1,5 +1,5 @@
 import type { MentionCompletions } from "@lathe/protocol";
-import { type ProjectPath, walkProjectPaths } from "./projectPaths.js";
+import type { ProjectPath } from "./projectPaths.js";
 
 type Item = MentionCompletions["items"][number];
 
@@ -29,13 +29,18 @@ const explicitPath = /^(file|folder)[ \t]+(.*)$/;
  * `parseMentions` reads back as that path: `@src/app.ts` where a bare path works, else
  * `@file name` or `@file "with spaces.md"`.
  */
-export async function completeMentions(projectRoot: string, query: string): Promise<MentionCompletions> {
+export async function completeMentions(
+  projectRoot: string,
+  query: string,
+  /** The project's files and folders (walked, or kept from a recent walk). */
+  listPaths: (projectRoot: string) => Promise<ProjectPath[]>,
+): Promise<MentionCompletions> {
   const explicit = explicitPath.exec(query);
   if (explicit) {
     const kind = explicit[1] === "folder" ? "folder" : "file";
     // A quote opened for a path with spaces is not part of the path.
     const typed = (explicit[2] ?? "").replace(/^["'`]/, "");
-    const paths = await matchingPaths(projectRoot, typed, kind);
+    const paths = matchingPaths(await listPaths(projectRoot), typed, kind);
     return { items: paths.flatMap((found) => pathItem(found, true)).slice(0, maxCompletions) };
   }
   // Another kind with its argument begun (`@web rust async`): nothing in the project to offer.
@@ -44,18 +49,17 @@ export async function completeMentions(projectRoot: string, query: string): Prom
   const kinds: Item[] = keywords
     .filter(({ kind }) => kind.startsWith(lower))
     .map(({ kind, detail }) => ({ kind, label: `@${kind}`, insert: `@${kind}`, detail }));
-  const paths = await matchingPaths(projectRoot, query, undefined);
+  const paths = matchingPaths(await listPaths(projectRoot), query, undefined);
   const items = [...kinds, ...paths.flatMap((found) => pathItem(found, false))];
   return { items: items.slice(0, maxCompletions) };
 }
 
-async function matchingPaths(
-  projectRoot: string,
+function matchingPaths(
+  all: readonly ProjectPath[],
   query: string,
   kind: ProjectPath["kind"] | undefined,
-): Promise<ProjectPath[]> {
+): ProjectPath[] {
   const lower = query.toLowerCase();
-  const all = await walkProjectPaths(projectRoot);
   return all
     .filter(
       (found) => (kind === undefined || found.kind === kind) && found.path.toLowerCase().includes(lower),

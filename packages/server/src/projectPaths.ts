@@ -20,7 +20,7 @@ export const maxWalkedPaths = 20_000;
  * the other built-in names left out), level by level from the root. Links are not followed: one
  * could lead out of the project or round in a loop.
  */
-export async function walkProjectPaths(projectRoot: string, limit = maxWalkedPaths): Promise<ProjectPath[]> {
+async function walkProjectPaths(projectRoot: string, limit = maxWalkedPaths): Promise<ProjectPath[]> {
   const ignore = new ProjectIgnore(projectRoot);
   const found: ProjectPath[] = [];
   let level = [""];
@@ -40,6 +40,26 @@ export async function walkProjectPaths(projectRoot: string, limit = maxWalkedPat
     level = next;
   }
   return found;
+}
+
+/**
+ * Walks kept for a few seconds per project: completion asks again on every pause in typing, and a
+ * walk of a large project takes long enough to be felt each time. A file made within the last few
+ * seconds may be missing from a completion list; it appears once the walk is renewed.
+ */
+export class ProjectPathCache {
+  private readonly walks = new Map<string, { at: number; paths: Promise<ProjectPath[]> }>();
+
+  constructor(private readonly maxAgeMs = 5_000) {}
+
+  paths(projectRoot: string): Promise<ProjectPath[]> {
+    const now = Date.now();
+    const kept = this.walks.get(projectRoot);
+    if (kept !== undefined && now - kept.at < this.maxAgeMs) return kept.paths;
+    const paths = walkProjectPaths(projectRoot);
+    this.walks.set(projectRoot, { at: now, paths });
+    return paths;
+  }
 }
 
 async function readEntries(directory: string): Promise<Dirent[]> {

@@ -25,7 +25,9 @@ export async function projectRoutes(group: string, call: ApiCall): Promise<Reply
     case "mentions": {
       const query = await readQuery(url, mentionsQuery);
       if (!query.ok) return query.reply;
-      return reply(200, await completeMentions(query.data.projectRoot, query.data.q));
+      const { projectPaths } = call.context;
+      const listPaths = (root: string) => projectPaths.paths(root);
+      return reply(200, await completeMentions(query.data.projectRoot, query.data.q, listPaths));
     }
     case "rules":
       return withServices(call.context, async (services) => {

@@ -6,6 +6,7 @@ import type { ApiContext } from "./apiContext.js";
 import { eventSockets } from "./eventSocket.js";
 import { errorReply, sendReply } from "./httpJson.js";
 import { routeApi } from "./httpRoutes.js";
+import { ProjectPathCache } from "./projectPaths.js";
 import type { SessionFactory } from "./sessionFactory.js";
 import { SessionHub } from "./sessionHub.js";
 import { serveStatic } from "./staticFiles.js";
@@ -48,7 +49,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // The port is known only after listening; the guard reads it then.
   const rules: AccessRules = { token, host, port: 0 };
   const sockets = eventSockets(hub, rules);
-  const context: ApiContext = { hub, ...(options.services ? { services: options.services } : {}) };
+  const context: ApiContext = {
+    hub,
+    projectPaths: new ProjectPathCache(),
+    ...(options.services ? { services: options.services } : {}),
+  };
   const server = createServer((request, response) => {
     handle(request, response, context, rules, options.staticDir).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);

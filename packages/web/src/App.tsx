@@ -30,6 +30,9 @@ export function App() {
   const sessionId = view?.sessionId;
   const mode = view?.status.mode ?? info?.defaultMode ?? "agent";
   const busy = view !== undefined && view.status.state !== "idle";
+  // The panels show what runs change (session states, checkpoints, spans): they reload on an
+  // explicit refresh and whenever this session starts or ends a run.
+  const panelRefresh = refresh * 2 + (busy ? 1 : 0);
 
   const fail = useCallback((error: unknown) => setFailure(describe(error)), []);
 
@@ -192,8 +195,7 @@ export function App() {
         <SessionList
           projectRoot={projectRoot}
           {...(sessionId ? { activeId: sessionId } : {})}
-          // The list shows each session's state: it reloads when this one starts or ends a run.
-          refreshKey={refresh * 2 + (busy ? 1 : 0)}
+          refreshKey={panelRefresh}
           onOpen={(id) => void openSession(id, projectRoot)}
           onNew={() => void newSession()}
         />
@@ -231,16 +233,14 @@ export function App() {
         {tab === "checkpoints" && sessionId && (
           <CheckpointList
             sessionId={sessionId}
-            refreshKey={busy ? refresh : refresh + (view?.lastSeq ?? 0) + 1}
+            refreshKey={panelRefresh}
             onRestored={() => {
               void openView(sessionId);
               setRefresh((count) => count + 1);
             }}
           />
         )}
-        {tab === "trace" && sessionId && (
-          <TraceView sessionId={sessionId} refreshKey={busy ? refresh : refresh + 1} />
-        )}
+        {tab === "trace" && sessionId && <TraceView sessionId={sessionId} refreshKey={panelRefresh} />}
         {tab === "settings" && (
           <SettingsPanel
             projectRoot={projectRoot}

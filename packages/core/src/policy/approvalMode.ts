@@ -1,8 +1,6 @@
-import type { Risk } from "@lathe/protocol";
-import { z } from "zod";
+import type { ApprovalMode, Risk } from "@lathe/protocol";
 
-export const approvalModeSchema = z.enum(["manual", "ask_first", "auto_edit", "auto", "yolo"]);
-export type ApprovalMode = z.infer<typeof approvalModeSchema>;
+export { type ApprovalMode, approvalModeSchema } from "@lathe/protocol";
 
 export type ApprovalDecision = "allow" | "ask";
 

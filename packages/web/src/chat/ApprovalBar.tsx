@@ -1,13 +1,6 @@
 import type { PendingApproval } from "@lathe/protocol";
+import { approvalModeExplanations, approvalModeNames } from "../approvalModes.js";
 import { summarizeToolCall } from "./toolSummary.js";
-
-export const approvalModes = [
-  { value: "manual", label: "Manual: ask for everything but reads" },
-  { value: "ask_first", label: "Ask first: ask before edits and commands" },
-  { value: "auto_edit", label: "Auto edit: edits allowed, commands asked" },
-  { value: "auto", label: "Auto: ask only for risky actions" },
-  { value: "yolo", label: "YOLO: never ask (the sandbox still applies)" },
-] as const;
 
 /** Shown while approvals wait: answer them all at once, or change the policy for what follows. */
 export function ApprovalBar({
@@ -42,9 +35,9 @@ export function ApprovalBar({
         value={approvalMode}
         onChange={(event) => onApprovalMode(event.target.value)}
       >
-        {approvalModes.map((mode) => (
-          <option key={mode.value} value={mode.value}>
-            {mode.label}
+        {approvalModeNames.map((mode) => (
+          <option key={mode} value={mode} title={approvalModeExplanations[mode]}>
+            {mode}
           </option>
         ))}
       </select>

@@ -1,4 +1,5 @@
 import { memo } from "react";
+import { formatDuration } from "../displayFormat.js";
 import type { SubagentItem } from "../state/sessionView.js";
 
 /** A sub-agent started by `task`: what it is doing while it runs, what it cost when done. */
@@ -16,7 +17,7 @@ export const SubAgentCard = memo(function SubAgentCard({ item }: { item: Subagen
       <div className="subagent-meta">
         {running ? `Round ${item.iterations}${item.lastTool ? ` · ${item.lastTool}` : ""}` : item.status}
         {item.usage && ` · ${(item.usage.inputTokens + item.usage.outputTokens).toLocaleString("en")} tokens`}
-        {item.durationMs !== undefined && ` · ${(item.durationMs / 1000).toFixed(1)} s`}
+        {item.durationMs !== undefined && ` · ${formatDuration(item.durationMs)}`}
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 import { memo, useState } from "react";
 import type { ApprovalScope } from "../api/httpApi.js";
+import { formatDuration } from "../displayFormat.js";
 import { AnsiOutput, DiffView, MarkdownView } from "../render/index.js";
 import type { CardState, ToolItem } from "../state/sessionView.js";
 import { toolDiffFiles } from "./toolDiff.js";
@@ -24,10 +25,6 @@ export interface ToolCallCardProps {
   onApprove(approvalId: string, always?: ApprovalScope): void;
   onReject(approvalId: string): void;
   onRetry(item: ToolItem): void;
-}
-
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function argumentsText(item: ToolItem): string {

@@ -1,3 +1,5 @@
+import { envelopeFiles } from "./toolDiff.js";
+
 /** One-line summaries of tool calls for collapsed cards ("Editing src/a.ts (replacing ~12 lines)"). */
 
 type Args = Record<string, unknown>;
@@ -15,15 +17,6 @@ const shorten = (value: string, max = 80) => {
   const oneLine = value.replace(/\s+/g, " ").trim();
   return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
 };
-
-/** Files an `apply_patch` envelope touches, in order. */
-export function patchedPaths(patch: string): string[] {
-  const paths: string[] = [];
-  for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)) {
-    if (match[1]) paths.push(match[1].trim());
-  }
-  return paths;
-}
 
 const summarizers: Record<string, (args: Args) => string | undefined> = {
   edit_file(args) {
@@ -43,7 +36,7 @@ const summarizers: Record<string, (args: Args) => string | undefined> = {
     return path ? `Writing ${path} (${plural(lineCount(text(args.contents) ?? ""), "line")})` : undefined;
   },
   apply_patch(args) {
-    const paths = patchedPaths(text(args.patch) ?? "");
+    const paths = envelopeFiles(text(args.patch) ?? "").map((file) => file.path);
     if (paths.length === 1) return `Patching ${paths[0]}`;
     return `Patching ${plural(paths.length, "file")}`;
   },

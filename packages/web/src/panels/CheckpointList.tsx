@@ -1,8 +1,8 @@
 import type { CheckpointDiffReply, CheckpointRestoreReply, CheckpointSummary } from "@lathe/protocol";
 import { useCallback, useMemo, useState } from "react";
 import { api } from "../api/httpApi.js";
+import { absoluteTime, relativeTime } from "../displayFormat.js";
 import { DiffView, splitPatch } from "../render/index.js";
-import { absoluteTime, relativeTime } from "./format.js";
 import { PanelStatus, ResourceView } from "./PanelStatus.js";
 import { useApiAction } from "./useApiAction.js";
 import { useApiResource } from "./useApiResource.js";

@@ -1,7 +1,7 @@
 import type { LiveSessionSummary, StoredSessionSummary } from "@lathe/protocol";
 import { type ReactNode, useCallback } from "react";
 import { api } from "../api/httpApi.js";
-import { absoluteTime, relativeTime } from "./format.js";
+import { absoluteTime, relativeTime } from "../displayFormat.js";
 import { ResourceView } from "./PanelStatus.js";
 import { useApiResource } from "./useApiResource.js";
 import "./panels.css";

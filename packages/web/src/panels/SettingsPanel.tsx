@@ -1,34 +1,18 @@
-import type { approvalModeNameSchema, MemoryList, SettingsReply } from "@lathe/protocol";
+import type { MemoryList, SettingsReply } from "@lathe/protocol";
 import { type FormEvent, type ReactNode, useCallback, useId, useState } from "react";
 import { api } from "../api/httpApi.js";
-import { absoluteTime, relativeTime } from "./format.js";
+import { absoluteTime, relativeTime } from "../displayFormat.js";
 import { PanelStatus, ResourceView } from "./PanelStatus.js";
 import { useApiAction } from "./useApiAction.js";
 import { useApiResource } from "./useApiResource.js";
 import "./panels.css";
+import { approvalModeExplanations, approvalModeNames, isApprovalMode } from "../approvalModes.js";
 
 export interface SettingsPanelProps {
   projectRoot: string;
   sessionId?: string;
   approvalMode: string;
   onApprovalMode(mode: string): void;
-}
-
-type ApprovalModeName = (typeof approvalModeNameSchema.options)[number];
-
-/** One line per mode, from SPEC §5's table; typed against the protocol so a new mode cannot go unexplained. */
-const approvalModeExplanations: Record<ApprovalModeName, string> = {
-  manual: "Asks before every action that is not a safe read.",
-  ask_first: "Asks before medium-risk actions and above, such as edits and most commands.",
-  auto_edit: "Edits and low-risk commands run; asks before high-risk and critical actions.",
-  auto: "Runs everything except critical actions, which it still asks about.",
-  yolo: "Never asks. Hard blocks such as `rm -rf /` still hold.",
-};
-
-const approvalModeNames = Object.keys(approvalModeExplanations) as ApprovalModeName[];
-
-function isApprovalModeName(mode: string): mode is ApprovalModeName {
-  return Object.hasOwn(approvalModeExplanations, mode);
 }
 
 export function SettingsPanel(props: SettingsPanelProps) {
@@ -181,7 +165,7 @@ function ApprovalModeSection(props: {
   appliesToSession: boolean;
   onApprovalMode(mode: string): void;
 }) {
-  const known = isApprovalModeName(props.approvalMode);
+  const known = isApprovalMode(props.approvalMode);
   return (
     <SettingsSection
       title="Approval mode"
@@ -202,9 +186,7 @@ function ApprovalModeSection(props: {
         ))}
       </select>
       <p className="lp-hint">
-        {isApprovalModeName(props.approvalMode)
-          ? approvalModeExplanations[props.approvalMode]
-          : "Unknown mode."}
+        {isApprovalMode(props.approvalMode) ? approvalModeExplanations[props.approvalMode] : "Unknown mode."}
       </p>
     </SettingsSection>
   );

@@ -1,6 +1,6 @@
 import { type CSSProperties, useCallback, useMemo } from "react";
 import { api } from "../api/httpApi.js";
-import { absoluteTime, formatDuration } from "./format.js";
+import { absoluteTime, formatDuration } from "../displayFormat.js";
 import { ResourceView } from "./PanelStatus.js";
 import { describeSpan, layoutTrace, type TraceRow, type TraceRun } from "./traceTree.js";
 import { useApiResource } from "./useApiResource.js";

@@ -1,5 +1,5 @@
 import { useCallback, useState } from "react";
-import { describeFailure } from "./format.js";
+import { describeFailure } from "../displayFormat.js";
 
 /**
  * Runs one user-triggered request at a time (save, delete, restore) and keeps what the UI needs

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { describeFailure } from "./format.js";
+import { describeFailure } from "../displayFormat.js";
 
 export type ApiResource<T> =
   | { status: "loading" }

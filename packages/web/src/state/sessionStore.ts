@@ -88,8 +88,8 @@ export const useSessionStore = create<SessionStore>((set, get) => {
   const onServerMessage = (sessionId: string, message: ServerMessage, generation: number) => {
     if (message.type === "hello") {
       const view = get().view;
-      if (view && view.streamId !== undefined && view.streamId !== message.streamId) replaying = true;
-      if (!view || view.streamId === undefined) replaying = true;
+      // A stream this page has not seen yet (first connection, or the session was reopened).
+      if (view?.streamId !== message.streamId) replaying = true;
       set({ view: { ...(view ?? emptyView(sessionId)), streamId: message.streamId } });
       return;
     }

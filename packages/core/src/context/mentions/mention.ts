@@ -1,17 +1,6 @@
-export const mentionKinds = [
-  "file",
-  "folder",
-  "symbol",
-  "rule",
-  "url",
-  "web",
-  "git",
-  "chat",
-  "lints",
-  "terminal",
-] as const;
+import type { MentionKind } from "@lathe/protocol";
 
-export type MentionKind = (typeof mentionKinds)[number];
+export { type MentionKind, mentionKinds } from "@lathe/protocol";
 
 /** An @-mention found in a user message (SPEC §6). */
 export interface Mention {

@@ -1,4 +1,4 @@
-import { ApiFailure } from "../api/httpApi.js";
+import { ApiFailure } from "./api/httpApi.js";
 
 /** How an error reads in a panel: the server's `code: message` when it sent one. */
 export function describeFailure(error: unknown): string {
