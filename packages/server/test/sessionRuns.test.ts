@@ -171,8 +171,8 @@ describe("runs over HTTP and the event socket", () => {
       status: 200,
       body: { cancelled: true },
     });
-    const done = await stream.waitFor(runComplete, 5_000);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const done = await stream.waitFor(runComplete, 10_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(done).toMatchObject({ reason: "cancelled" });
     await stream.waitFor(idleAgain);
     expect((await t.api("GET", `/api/sessions/${id}`)).body).toMatchObject({ state: "idle" });

@@ -148,7 +148,7 @@ describe("hang turns", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = Date.now();
     await fake.close();
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
     await expect(pending).rejects.toThrow();
   });
 });

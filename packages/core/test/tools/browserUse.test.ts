@@ -287,7 +287,7 @@ describe("browser_use wait", () => {
     setTimeout(() => controller.abort(), 100);
     const error = errorOf(await call({ action: "wait", ms: 10_000 }, { signal: controller.signal }));
     expect(error.code).toBe("E_CANCELLED");
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });
 

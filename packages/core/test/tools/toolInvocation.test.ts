@@ -57,7 +57,7 @@ describe("runTool", () => {
     const started = Date.now();
     const result = await runTool(ignoresAbort, {}, bed.context(), { timeoutMs: 50, abortGraceMs: 50 });
     expect(result).toMatchObject({ ok: false, error: { code: "E_TOOL_TIMEOUT" } });
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it("passes a cancel on to the tool and returns its answer", async () => {
