@@ -1,6 +1,6 @@
 import type { AgentSessionOptions, ApprovalAnswer, UserQuestions } from "@lathe/core";
 import type { PendingApproval, PendingQuestion } from "@lathe/protocol";
-import { errorInfo, newId } from "@lathe/protocol";
+import { errorInfo } from "@lathe/protocol";
 
 type QuestionAnswer = Awaited<ReturnType<UserQuestions["ask"]>>;
 
@@ -51,9 +51,9 @@ export type QuestionOutcome = "answered" | "not_found" | "wrong_count";
 
 /**
  * The approvals and questions of one session that wait for the user. The engine calls the two
- * handlers; HTTP answers settle them. Clients learn of approvals from the `approval_required` event
- * and of both from `pending_input` messages and `GET /api/sessions/:id` (the engine emits no event
- * for questions).
+ * handlers; HTTP answers settle them. Clients learn of them from the `approval_required` and
+ * `user_question` events, and of what is still waiting from `pending_input` messages and
+ * `GET /api/sessions/:id`.
  */
 export class PendingInput {
   /** Called whenever a request is added or settled. */
@@ -68,7 +68,7 @@ export class PendingInput {
     });
 
   readonly askUser: NonNullable<AgentSessionOptions["askUser"]> = (questions, context) => {
-    const questionId = newId();
+    const { questionId } = context;
     const record: PendingQuestion = {
       questionId,
       callId: context.callId,

@@ -140,9 +140,17 @@ describe("approvals and questions", () => {
     const id = await t.openSession();
     const stream = await t.stream(id);
     await t.api("POST", `/api/sessions/${id}/messages`, { text: "set up the db" });
+    const announced = await stream.waitFor((m) => m.type === "user_question");
     const asked = await stream.waitFor((m) => m.type === "pending_input" && m.questions.length === 1);
     if (asked.type !== "pending_input") throw new Error("unreachable");
     const question = pendingQuestionSchema.parse(asked.questions[0]);
+    // The event names the question the pending list holds and the answers go to.
+    expect(announced).toMatchObject({
+      type: "user_question",
+      questionId: question.questionId,
+      callId: question.callId,
+      questions: question.questions,
+    });
     expect(question.questions).toEqual([
       { question: "Which database?", options: ["SQLite", "Postgres"] },
       { question: "Port?" },

@@ -60,7 +60,8 @@ export interface TodoList {
 export interface UserQuestions {
   ask(
     questions: readonly { question: string; options?: readonly string[] }[],
-    context: { callId: string; signal: AbortSignal },
+    /** `questionId` is the one the `user_question` event announced: answers are matched to it. */
+    context: { callId: string; questionId: string; signal: AbortSignal },
   ): Promise<{ ok: true; answers: string[] } | { ok: false; error: LatheErrorInfo }>;
 }
 

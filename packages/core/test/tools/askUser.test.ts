@@ -1,4 +1,4 @@
-import { errorInfo } from "@lathe/protocol";
+import { type EventDraft, errorInfo } from "@lathe/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { askUserTool } from "../../src/tools/builtin/askUser/askUser.js";
 import type { ToolContext, ToolResult } from "../../src/tools/tool.js";
@@ -38,7 +38,12 @@ function scriptedUser(answers: string[]): UserQuestions & { asked: Asked[] } {
 describe("ask_user", () => {
   it("returns each question with its answer", async () => {
     const user = scriptedUser(["PostgreSQL", "Yes, keep the old endpoint for a release"]);
-    const ctx = { ...bed.context({ callId: "call-7" }), questions: user };
+    const emitted: EventDraft[] = [];
+    const ctx = {
+      ...bed.context({ callId: "call-7" }),
+      questions: user,
+      emitEvent: (draft: EventDraft) => emitted.push(draft),
+    };
     const result = await call(
       {
         questions: [
@@ -64,6 +69,10 @@ describe("ask_user", () => {
     ]);
     expect(context.callId).toBe("call-7");
     expect(context.signal.aborted).toBe(false);
+    // The question is announced on the stream under the id its answers will come back to.
+    expect(emitted).toEqual([
+      { type: "user_question", questionId: context.questionId, callId: "call-7", questions },
+    ]);
   });
 
   it("marks questions left unanswered", async () => {

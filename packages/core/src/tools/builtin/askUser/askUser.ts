@@ -1,4 +1,4 @@
-import { errorInfo } from "@lathe/protocol";
+import { errorInfo, newId } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
@@ -44,7 +44,14 @@ async function askUser(args: AskUserArgs, ctx: ToolContext): Promise<ToolResult>
   if (ctx.questions === undefined) {
     return { ok: false, error: errorInfo("E_TOOL_EXECUTION", headlessMessage) };
   }
-  const answered = await ctx.questions.ask(args.questions, { callId: ctx.callId, signal: ctx.signal });
+  const questionId = newId();
+  // Announced on the session's stream like an approval, so every client sees the run is waiting.
+  ctx.emitEvent?.({ type: "user_question", questionId, callId: ctx.callId, questions: args.questions });
+  const answered = await ctx.questions.ask(args.questions, {
+    callId: ctx.callId,
+    questionId,
+    signal: ctx.signal,
+  });
   if (!answered.ok) return answered;
   const blocks = args.questions.map((item, index) => {
     const answer = answered.answers[index]?.trim() || "(no answer)";
