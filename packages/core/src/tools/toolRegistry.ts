@@ -76,14 +76,15 @@ export class ToolRegistry {
       };
     }
 
-    const schemaText = JSON.stringify(this.inputSchemaOf(tool));
+    // Written out only for an error: most calls are valid.
+    const schemaText = () => JSON.stringify(this.inputSchemaOf(tool));
     let parsed: unknown;
     try {
       // Some providers send an empty string for a call without arguments.
       parsed = rawArguments.trim() === "" ? {} : JSON.parse(rawArguments);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      const message = `The arguments for ${name} are not valid JSON (${reason}).\nExpected JSON matching this schema: ${schemaText}`;
+      const message = `The arguments for ${name} are not valid JSON (${reason}).\nExpected JSON matching this schema: ${schemaText()}`;
       return { ok: false, error: errorInfo("E_INVALID_ARGS", message), suggestions: [] };
     }
 
@@ -92,7 +93,7 @@ export class ToolRegistry {
       const issues = result.error.issues.map(
         (issue) => `  - ${formatIssuePath(issue.path)}: ${issue.message}`,
       );
-      const message = `Invalid arguments for ${name}:\n${issues.join("\n")}\nExpected schema: ${schemaText}`;
+      const message = `Invalid arguments for ${name}:\n${issues.join("\n")}\nExpected schema: ${schemaText()}`;
       return { ok: false, error: errorInfo("E_INVALID_ARGS", message), suggestions: [] };
     }
     return { ok: true, tool, args: result.data };
