@@ -160,6 +160,16 @@ describe.skipIf(noBrowser)(
       expect(readFileSync(join(root, "src/greet.ts"), "utf8")).toBe(
         "export function greet(name: string) {\n  return 'Hello, ' + name + '!';\n}\n",
       );
+      // Applied, the card shows the edit's own diff: the file's line numbers and the lines around.
+      await card.locator(".tool-header").click();
+      const applied = card.getByTestId("diff-view");
+      const numbers = (row: Locator) => row.locator(".diff-number").allTextContents();
+      expect(await numbers(applied.getByTestId("diff-line-del"))).toEqual(["2", ""]);
+      expect(await numbers(applied.getByTestId("diff-line-add"))).toEqual(["", "2"]);
+      expect(await diffLines(applied.locator(".diff-line-context"))).toEqual([
+        " export function greet(name: string) {",
+        " }",
+      ]);
       await page
         .getByTestId("assistant-message")
         .filter({ hasText: "greet now adds a comma and an exclamation mark." })

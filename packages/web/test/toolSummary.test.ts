@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { envelopeFiles, toolDiffFiles } from "../src/chat/toolDiff.js";
+import { envelopeFiles, reportedDiffFiles, toolDiffFiles } from "../src/chat/toolDiff.js";
 import { summarizeToolCall } from "../src/chat/toolSummary.js";
+import { parseDiffFile } from "../src/render/index.js";
 
 describe("tool card summaries", () => {
   it("says what each call does in one line", () => {
@@ -46,5 +47,27 @@ describe("tool card summaries", () => {
       { path: "n.ts", newText: "hello\n" },
       { path: "gone.ts", oldText: "" },
     ]);
+  });
+
+  it("shows a completed edit's own diff of the file, with its line numbers, and leaves the lint note out", () => {
+    const diff = "--- a/src/x.ts\n+++ b/src/x.ts\n@@ -3,6 +3,6 @@\n c\n d\n e\n-f\n+F\n g\n h\n";
+    const output = `Edited src/x.ts (exact): replaced 1 line with 1 line.\n\n${diff}\nsrc/x.ts:6:1 error TS2304: Cannot find name 'F'.`;
+    const files = reportedDiffFiles("edit_file", output);
+    expect(files).toEqual([{ path: "src/x.ts", patch: diff }]);
+    const lines = files.flatMap(parseDiffFile).flatMap((file) => file.hunks.flatMap((hunk) => hunk.lines));
+    expect(lines.filter((line) => line.kind !== "context")).toEqual([
+      { kind: "del", text: "f", oldNumber: 6 },
+      { kind: "add", text: "F", newNumber: 6 },
+    ]);
+    // Two files of one patch, one after the other.
+    const second = "--- a/b.ts\n+++ b/b.ts\n@@ -1 +1 @@\n-x\n+y\n";
+    const patched = `Applied the patch to 2 files:\nM src/x.ts (+1 -1)\nM b.ts (+1 -1)\n\n${diff}${second.trimEnd()}`;
+    expect(reportedDiffFiles("apply_patch", patched).map((file) => file.path)).toEqual(["src/x.ts", "b.ts"]);
+    // No diff, a diff cut short, or a tool that reports none: the arguments' diff stays.
+    expect(reportedDiffFiles("edit_file", "Created a.ts (1 line).")).toEqual([]);
+    expect(reportedDiffFiles("edit_file", `Edited.\n\n--- a/x\n+++ b/x\n@@ -1,5 +1,5 @@\n a\n-b`)).toEqual(
+      [],
+    );
+    expect(reportedDiffFiles("run_terminal_cmd", output)).toEqual([]);
   });
 });

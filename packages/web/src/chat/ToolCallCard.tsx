@@ -3,7 +3,7 @@ import type { ApprovalScope } from "../api/httpApi.js";
 import { formatDuration } from "../displayFormat.js";
 import { AnsiOutput, DiffView, MarkdownView } from "../render/index.js";
 import type { CardState, ToolItem } from "../state/sessionView.js";
-import { toolDiffFiles } from "./toolDiff.js";
+import { reportedDiffFiles, toolDiffFiles } from "./toolDiff.js";
 import { summarizeToolCall } from "./toolSummary.js";
 
 const stateLabels: Record<CardState, string> = {
@@ -33,7 +33,9 @@ function argumentsText(item: ToolItem): string {
 }
 
 function CardBody({ item }: { item: ToolItem }) {
-  const diff = toolDiffFiles(item.name, item.arguments);
+  // Once the edit ran, its own diff of the file; before, what the arguments say will change.
+  const reported = item.state === "completed" ? reportedDiffFiles(item.name, item.output) : [];
+  const diff = reported.length > 0 ? reported : toolDiffFiles(item.name, item.arguments);
   const command = terminalTools.has(item.name)
     ? (item.arguments as { command?: string } | undefined)?.command
     : undefined;

@@ -1,4 +1,4 @@
-import type { DiffFile } from "../render/index.js";
+import { type DiffFile, parseDiffFile, splitPatch } from "../render/index.js";
 
 type Args = Record<string, unknown>;
 
@@ -88,4 +88,24 @@ export function toolDiffFiles(name: string, args: unknown): DiffFile[] {
     default:
       return [];
   }
+}
+
+/** Tools whose output, once they ran, reports the change as a unified diff of the whole file. */
+const diffReportingTools = new Set(["edit_file", "multi_edit", "apply_patch"]);
+
+/**
+ * The unified diff an edit tool wrote into its output (after its summary, before any lint note):
+ * line numbers and context from the real file, where the call's arguments only know fragments.
+ * Empty when there is none, or when it does not parse (an output cut short).
+ */
+export function reportedDiffFiles(name: string, output: string): DiffFile[] {
+  if (!diffReportingTools.has(name)) return [];
+  const lines = output.split("\n");
+  const start = lines.findIndex((line, at) => line.startsWith("--- ") && lines[at + 1]?.startsWith("+++ "));
+  if (start < 0) return [];
+  // A hunk has no empty line (an empty context line is a single space): the first one ends the diff.
+  const end = lines.indexOf("", start);
+  const files = splitPatch(`${lines.slice(start, end < 0 ? undefined : end).join("\n")}\n`);
+  const parsed = files.flatMap(parseDiffFile);
+  return parsed.length > 0 && parsed.every((file) => file.unparsed === undefined) ? files : [];
 }
