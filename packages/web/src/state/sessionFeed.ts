@@ -5,6 +5,7 @@ import type {
   Message,
   ServerMessage,
 } from "@lathe/protocol";
+import { isServerMessage } from "../api/eventSocket.js";
 import {
   applyEvents,
   emptyView,
@@ -96,18 +97,20 @@ export function createSessionFeed(options: SessionFeedOptions): SessionFeed {
     const current = ++loads;
     phase = "loading";
     heldInput = undefined;
+    // A later load, a restart of the stream or a close makes this one's answer worthless.
+    const superseded = () => current !== loads || closed || phase !== "loading";
     let stored: StoredSession;
     try {
       stored = await options.load();
     } catch (error) {
-      if (current !== loads || closed) return;
+      if (superseded()) return;
       // Nothing stored to show: the stream alone is still the best view there is.
       phase = "live";
       options.report(error instanceof Error ? error.message : String(error));
       schedule();
       return;
     }
-    if (current !== loads || closed || phase !== "loading") return;
+    if (superseded()) return;
     const { detail, checkpoints } = stored;
     const events = held;
     held = [];
@@ -169,12 +172,12 @@ export function createSessionFeed(options: SessionFeedOptions): SessionFeed {
   return {
     receive(message) {
       if (closed) return;
-      if ("seq" in message) {
-        held.push(message);
-        if (phase === "live") schedule();
+      if (isServerMessage(message)) {
+        receiveServerMessage(message);
         return;
       }
-      receiveServerMessage(message);
+      held.push(message);
+      if (phase === "live") schedule();
     },
     resumeFrom() {
       // Before the history is in, nothing shown is consistent to resume from: take the whole buffer.
