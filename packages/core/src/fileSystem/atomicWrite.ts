@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, open, rename, stat, unlink } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { chmod, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -16,10 +17,43 @@ export async function atomicWriteFile(
   const directory = path.dirname(filePath);
   await mkdir(directory, { recursive: true });
   const finalMode = options.mode ?? (await modeOf(filePath));
-  const tempPath = path.join(directory, `.${path.basename(filePath)}.${randomBytes(6).toString("hex")}.tmp`);
+  await replaceThroughTemp(directory, path.basename(filePath), contents, finalMode);
+}
+
+/**
+ * The same atomic replacement for an entry of a directory that exists, which never looks through
+ * a symbolic link: the mode kept is that of a regular file at the entry, and a link there is
+ * replaced by the file, not followed. `entryPath` may name the directory through an open handle
+ * (`/proc/self/fd/N/name`), so the write lands in the directory that handle holds.
+ */
+export async function atomicReplaceEntry(
+  entryPath: string,
+  contents: string | Uint8Array,
+  options: { beforeRename?: () => Promise<void> } = {},
+): Promise<void> {
+  const existing = await lstatIfExists(entryPath);
+  const finalMode = existing?.isFile() === true ? existing.mode & 0o7777 : undefined;
+  await replaceThroughTemp(
+    path.dirname(entryPath),
+    path.basename(entryPath),
+    contents,
+    finalMode,
+    options.beforeRename,
+  );
+}
+
+async function replaceThroughTemp(
+  directory: string,
+  name: string,
+  contents: string | Uint8Array,
+  finalMode: number | undefined,
+  beforeRename?: () => Promise<void>,
+): Promise<void> {
+  const tempPath = path.join(directory, `.${name}.${randomBytes(6).toString("hex")}.tmp`);
 
   // Created with the final mode already, so a secret is never readable by others, even briefly.
-  const handle = await open(tempPath, "wx", options.mode ?? 0o666);
+  // "wx" is O_CREAT|O_EXCL, which also refuses a symbolic link planted at the temp name.
+  const handle = await open(tempPath, "wx", finalMode ?? 0o666);
   try {
     await handle.writeFile(contents);
     await handle.sync();
@@ -33,7 +67,8 @@ export async function atomicWriteFile(
   try {
     // chmod after creating: the mode given to open() is reduced by the umask.
     if (finalMode !== undefined) await chmod(tempPath, finalMode);
-    await rename(tempPath, filePath);
+    await beforeRename?.();
+    await rename(tempPath, path.join(directory, name));
   } catch (error) {
     await unlink(tempPath).catch(() => undefined);
     throw error;
@@ -44,6 +79,14 @@ export async function atomicWriteFile(
 async function modeOf(filePath: string): Promise<number | undefined> {
   try {
     return (await stat(filePath)).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+async function lstatIfExists(entryPath: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(entryPath);
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import path from "node:path";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
@@ -52,9 +52,9 @@ async function applyPatch(
   if (ctx.signal.aborted)
     return { ok: false, error: errorInfo("E_CANCELLED", "apply_patch was cancelled; no file was changed.") };
 
-  const committed = await commitPatch(plan.steps, fileSystem);
+  const committed = await commitPatch(plan.steps, fileSystem, ctx.projectRoot);
   if (!committed.ok) return { ok: false, error: committed.error };
-  await noteWrites(plan.steps, ctx);
+  noteWrites(plan.steps, committed.written, ctx);
 
   const reports = reportChanges(plan.changes);
   const written = reports
@@ -78,13 +78,17 @@ async function applyPatch(
 }
 
 /** Files the patch wrote are as the model intended them, so it may edit them again without a read. */
-async function noteWrites(steps: readonly PlannedStep[], ctx: ToolContext): Promise<void> {
+function noteWrites(
+  steps: readonly PlannedStep[],
+  written: ReadonlyMap<string, Stats>,
+  ctx: ToolContext,
+): void {
   for (const step of steps) {
-    if (step.kind !== "write") continue;
-    const written = await stat(step.path);
+    const stats = step.kind === "write" ? written.get(step.path) : undefined;
+    if (step.kind !== "write" || stats === undefined) continue;
     ctx.fileReads.noteWrite(step.path, {
-      mtimeMs: written.mtimeMs,
-      size: written.size,
+      mtimeMs: stats.mtimeMs,
+      size: stats.size,
       hash: sha256Hex(step.contents),
     });
   }

@@ -1,18 +1,32 @@
-import { chmod, lstat, rmdir, symlink, unlink } from "node:fs/promises";
-import path from "node:path";
-import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
-import { atomicWriteFile } from "../../../fileSystem/atomicWrite.js";
+import { constants, type Stats } from "node:fs";
+import { lstat, open, symlink, unlink } from "node:fs/promises";
+import { type ErrorCode, errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import { atomicReplaceEntry } from "../../../fileSystem/atomicWrite.js";
+import {
+  type InProject,
+  inProjectDirectory,
+  removeEmptyProjectDirectory,
+} from "../../../fileSystem/projectDirectory.js";
 import type { PlannedStep } from "./patchValidator.js";
 
-/** The two file operations a patch makes; a parameter so tests can make one fail. */
+/**
+ * The two file operations a patch makes, each on an entry of a directory held open inside the
+ * project (a `/proc/self/fd/N/name` path on Linux); a parameter so tests can make one fail.
+ */
 export interface PatchFileSystem {
-  writeFile(filePath: string, contents: Uint8Array): Promise<void>;
-  removeFile(filePath: string): Promise<void>;
+  writeFile(entryPath: string, contents: Uint8Array): Promise<void>;
+  removeFile(entryPath: string): Promise<void>;
 }
 
-export const diskFileSystem: PatchFileSystem = { writeFile: atomicWriteFile, removeFile: unlink };
+export const diskFileSystem: PatchFileSystem = { writeFile: atomicReplaceEntry, removeFile: unlink };
 
-export type CommitResult = { ok: true } | { ok: false; error: LatheErrorInfo };
+export type CommitResult =
+  | {
+      ok: true;
+      /** Each written file as it lies on disk, by its planned path. */
+      written: Map<string, Stats>;
+    }
+  | { ok: false; error: LatheErrorInfo };
 
 interface CompletedStep {
   step: PlannedStep;
@@ -22,101 +36,130 @@ interface CompletedStep {
 
 /**
  * Makes a validated patch's writes and removals, all or nothing. Writes go first, so a moved file
- * exists at its new path before the old one goes. Each write is atomic; if one fails, every step
- * already made is undone from the original bytes kept in the plan, newest first.
+ * exists at its new path before the old one goes. Each write is atomic and goes through its
+ * directory opened from the project root (see `inProjectDirectory`), so a directory swapped for
+ * a link since the patch was checked cannot take it outside the project; if a step fails, every
+ * step already made is undone from the original bytes kept in the plan, newest first.
  */
 export async function commitPatch(
   steps: readonly PlannedStep[],
   fileSystem: PatchFileSystem,
+  projectRoot: string,
 ): Promise<CommitResult> {
   const ordered = [
     ...steps.filter((step) => step.kind === "write"),
     ...steps.filter((step) => step.kind === "remove"),
   ];
   const completed: CompletedStep[] = [];
+  const written = new Map<string, Stats>();
   for (const step of ordered) {
-    const createdDirectories = step.kind === "write" ? await missingDirectoriesOf(step.path) : [];
+    let made: InProject<Stats | undefined>;
     try {
-      if (step.kind === "write") await fileSystem.writeFile(step.path, step.contents);
-      else await fileSystem.removeFile(step.path);
+      made = await makeStep(step, fileSystem, projectRoot);
     } catch (error) {
-      await removeEmptyDirectories(createdDirectories);
-      const failures = await rollBack(completed, fileSystem);
-      return { ok: false, error: commitFailure(step, error, completed.length, failures) };
+      const failures = await rollBack(completed, fileSystem, projectRoot);
+      return {
+        ok: false,
+        error: commitFailure(step, "E_TOOL_EXECUTION", reasonOf(error), completed.length, failures),
+      };
     }
-    completed.push({ step, createdDirectories });
+    if (!made.ok) {
+      const failures = await rollBack(completed, fileSystem, projectRoot);
+      return {
+        ok: false,
+        error: commitFailure(step, made.error.code, made.error.message, completed.length, failures),
+      };
+    }
+    if (made.value !== undefined) written.set(step.path, made.value);
+    completed.push({ step, createdDirectories: made.createdDirectories });
   }
-  return { ok: true };
+  return { ok: true, written };
+}
+
+function makeStep(
+  step: PlannedStep,
+  fileSystem: PatchFileSystem,
+  projectRoot: string,
+): Promise<InProject<Stats | undefined>> {
+  if (step.kind === "remove") {
+    return inProjectDirectory(projectRoot, step.path, async ({ entry }) => {
+      await fileSystem.removeFile(entry);
+      return undefined;
+    });
+  }
+  return inProjectDirectory(
+    projectRoot,
+    step.path,
+    async ({ entry }) => {
+      await fileSystem.writeFile(entry, step.contents);
+      return lstat(entry);
+    },
+    { createParents: true },
+  );
 }
 
 /** Undoes completed steps, newest first; returns what could not be restored. */
-async function rollBack(completed: readonly CompletedStep[], fileSystem: PatchFileSystem): Promise<string[]> {
+async function rollBack(
+  completed: readonly CompletedStep[],
+  fileSystem: PatchFileSystem,
+  projectRoot: string,
+): Promise<string[]> {
   const failures: string[] = [];
   for (const { step, createdDirectories } of [...completed].reverse()) {
     try {
-      await restore(step, fileSystem);
+      const restored = await restore(step, fileSystem, projectRoot);
+      if (!restored.ok) failures.push(`${step.displayPath} (${restored.error.message})`);
     } catch (error) {
       failures.push(`${step.displayPath} (${reasonOf(error)})`);
     }
-    await removeEmptyDirectories(createdDirectories);
+    for (const directory of createdDirectories) {
+      if (!(await removeEmptyProjectDirectory(projectRoot, directory))) break;
+    }
   }
   return failures;
 }
 
-async function restore(step: PlannedStep, fileSystem: PatchFileSystem): Promise<void> {
+function restore(
+  step: PlannedStep,
+  fileSystem: PatchFileSystem,
+  projectRoot: string,
+): Promise<InProject<void>> {
   const { original } = step;
-  if (original === undefined) {
-    await fileSystem.removeFile(step.path);
-    return;
-  }
-  if (original.type === "symlink") {
-    await symlink(original.target, step.path);
-    return;
-  }
-  await fileSystem.writeFile(step.path, original.bytes);
-  await chmod(step.path, original.mode);
-}
-
-/** The directories a write to `filePath` would create, deepest first. */
-async function missingDirectoriesOf(filePath: string): Promise<string[]> {
-  const missing: string[] = [];
-  for (let directory = path.dirname(filePath); ; directory = path.dirname(directory)) {
-    if (await exists(directory)) return missing;
-    missing.push(directory);
-    if (path.dirname(directory) === directory) return missing;
-  }
-}
-
-async function exists(entryPath: string): Promise<boolean> {
-  try {
-    await lstat(entryPath);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Best effort: a directory that is not empty holds something that is not ours. */
-async function removeEmptyDirectories(deepestFirst: readonly string[]): Promise<void> {
-  for (const directory of deepestFirst) {
-    try {
-      await rmdir(directory);
-    } catch {
+  return inProjectDirectory(projectRoot, step.path, async ({ entry }) => {
+    if (original === undefined) {
+      await fileSystem.removeFile(entry);
       return;
     }
+    if (original.type === "symlink") {
+      await symlink(original.target, entry);
+      return;
+    }
+    await fileSystem.writeFile(entry, original.bytes);
+    await setModeOfFile(entry, original.mode);
+  });
+}
+
+/** chmod of the file itself: a link put at the entry since is refused (ELOOP), never followed. */
+async function setModeOfFile(entryPath: string, mode: number): Promise<void> {
+  const handle = await open(entryPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    await handle.chmod(mode);
+  } finally {
+    await handle.close();
   }
 }
 
 function commitFailure(
   step: PlannedStep,
-  error: unknown,
+  code: ErrorCode,
+  reason: string,
   undone: number,
   failures: readonly string[],
 ): LatheErrorInfo {
   const verb = step.kind === "write" ? "Writing" : "Deleting";
   return errorInfo(
-    "E_TOOL_EXECUTION",
-    `${verb} ${step.displayPath} failed: ${reasonOf(error)}. ${rollBackOutcome(undone, failures)}`,
+    code,
+    `${verb} ${step.displayPath} failed: ${reason}. ${rollBackOutcome(undone, failures)}`,
   );
 }
 

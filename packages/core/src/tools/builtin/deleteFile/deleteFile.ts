@@ -1,7 +1,8 @@
-import { rm, unlink } from "node:fs/promises";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import { removeProjectFile } from "../../../fileSystem/projectFiles.js";
+import { removeProjectTree } from "../../../fileSystem/projectTreeRemoval.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import { resolveDeletionTarget } from "./deletionTarget.js";
@@ -37,7 +38,8 @@ async function deleteFile(args: DeleteFileArgs, ctx: ToolContext): Promise<ToolR
   const { path: absPath, relative: displayPath, stats } = target;
 
   if (stats.isSymbolicLink()) {
-    await unlink(absPath);
+    const removed = await removeProjectFile(ctx.projectRoot, absPath);
+    if (!removed.ok) return { ok: false, error: removed.error };
     return {
       ok: true,
       output: `Deleted the symbolic link ${displayPath}; what it pointed to was left alone.`,
@@ -45,7 +47,8 @@ async function deleteFile(args: DeleteFileArgs, ctx: ToolContext): Promise<ToolR
     };
   }
   if (!stats.isDirectory()) {
-    await unlink(absPath);
+    const removed = await removeProjectFile(ctx.projectRoot, absPath);
+    if (!removed.ok) return { ok: false, error: removed.error };
     return {
       ok: true,
       output: `Deleted ${displayPath} (${formatBytes(stats.size)}).`,
@@ -65,7 +68,8 @@ async function deleteFile(args: DeleteFileArgs, ctx: ToolContext): Promise<ToolR
     const message = `${displayPath} is a directory (${describeContents(size)}). Pass recursive: true to delete it and everything in it.`;
     return { ok: false, error: errorInfo("E_INVALID_ARGS", message) };
   }
-  await rm(absPath, { recursive: true });
+  const removed = await removeProjectTree(ctx.projectRoot, absPath);
+  if (!removed.ok) return { ok: false, error: removed.error };
   return {
     ok: true,
     output: `Deleted the directory ${displayPath} (${describeContents(size)}).`,

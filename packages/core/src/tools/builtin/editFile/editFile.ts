@@ -51,7 +51,8 @@ async function editFile(args: EditFileArgs, ctx: ToolContext): Promise<ToolResul
   });
   if (!edited.ok) return edited;
 
-  await saveEditedFile(absPath, edited.content, ctx);
+  const saveError = await saveEditedFile(absPath, edited.content, ctx);
+  if (saveError !== undefined) return { ok: false, error: saveError };
   const diff = unifiedDiff(displayPath, before, edited.content);
   const summary =
     edited.strategy === "create"

@@ -1,6 +1,6 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { type ErrorCode, errorInfo, type LatheErrorInfo } from "@lathe/protocol";
-import { atomicWriteFile } from "../../../fileSystem/atomicWrite.js";
+import { writeProjectFile } from "../../../fileSystem/projectFiles.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { binaryExtensionOf, binarySniffBytes, containsNulByte } from "../../binaryFiles.js";
 import { sha256Hex } from "../../fileReadLedger.js";
@@ -84,12 +84,21 @@ export async function missingTarget(absPath: string, displayPath: string): Promi
   return errorInfo("E_FILE_NOT_FOUND", `${message} To create a file, give an empty old_string.`);
 }
 
-/** Writes atomically (mode kept, parents created) and notes the write, so the next edit needs no read. */
-export async function saveEditedFile(absPath: string, content: string, ctx: ToolContext): Promise<void> {
+/**
+ * Writes atomically inside the project (mode kept, parents created) and notes the write, so the
+ * next edit needs no read. An error when the path no longer leads inside the project.
+ */
+export async function saveEditedFile(
+  absPath: string,
+  content: string,
+  ctx: ToolContext,
+): Promise<LatheErrorInfo | undefined> {
   const bytes = Buffer.from(content, "utf8");
-  await atomicWriteFile(absPath, bytes);
-  const written = await stat(absPath);
+  const saved = await writeProjectFile(ctx.projectRoot, absPath, bytes);
+  if (!saved.ok) return saved.error;
+  const written = saved.value;
   ctx.fileReads.noteWrite(absPath, { mtimeMs: written.mtimeMs, size: written.size, hash: sha256Hex(bytes) });
+  return undefined;
 }
 
 /** "1 line", "3 lines". */

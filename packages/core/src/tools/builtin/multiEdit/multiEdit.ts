@@ -70,7 +70,8 @@ async function multiEdit(args: MultiEditArgs, ctx: ToolContext): Promise<ToolRes
     return { ok: false, error: errorInfo("E_NO_CHANGE", message) };
   }
 
-  await saveEditedFile(absPath, content, ctx);
+  const saveError = await saveEditedFile(absPath, content, ctx);
+  if (saveError !== undefined) return { ok: false, error: saveError };
   const diff = unifiedDiff(displayPath, before, content);
   const editsText = args.edits.length === 1 ? "1 edit" : `${args.edits.length} edits`;
   const action = target.content === undefined ? "Created" : "Edited";

@@ -1,8 +1,9 @@
+import type { Stats } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
-import { atomicWriteFile } from "../../../fileSystem/atomicWrite.js";
+import { writeProjectFile } from "../../../fileSystem/projectFiles.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { sha256Hex } from "../../fileReadLedger.js";
 import { withLintNote } from "../../lintNote.js";
@@ -50,8 +51,14 @@ async function writeFile(args: WriteFileArgs, ctx: ToolContext): Promise<ToolRes
   }
 
   // Rewriting identical bytes would only wake file watchers and build tools.
-  if (!unchanged) await atomicWriteFile(absPath, bytes);
-  const written = await stat(absPath);
+  let written: Stats;
+  if (unchanged) {
+    written = await stat(absPath);
+  } else {
+    const saved = await writeProjectFile(ctx.projectRoot, absPath, bytes);
+    if (!saved.ok) return { ok: false, error: saved.error };
+    written = saved.value;
+  }
   ctx.fileReads.noteWrite(absPath, { mtimeMs: written.mtimeMs, size: written.size, hash: sha256Hex(bytes) });
 
   const lines = countLines(args.contents);
