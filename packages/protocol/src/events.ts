@@ -97,6 +97,8 @@ export const eventSchema = z.discriminatedUnion("type", [
     arguments: z.unknown(),
     risk: riskSchema,
     reason: z.string(),
+    /** The exact permission rules an "always" answer saves, shown before saving; absent: none. */
+    alwaysRules: z.array(z.string()).optional(),
   }),
   z.object({ type: z.literal("tool_executing"), ...call }),
   z.object({

@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { isWithin } from "./pathGuard.js";
 
@@ -22,8 +22,9 @@ const privateKeyPrefixes = ["id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"];
 const defaultCaseInsensitive = process.platform === "darwin" || process.platform === "win32";
 
 /**
- * Whether a path names a file whose contents are secrets or whose change would alter Lathe's own
- * permissions (SPEC §5); touching one is critical risk. Judged by whole path segments, never by
+ * Whether a path names a file whose contents are secrets or whose change would alter what later
+ * runs or what Lathe permits (SPEC §5): `.lathe/` configuration, `.cursor/mcp.json`, git metadata,
+ * shell start-up files. Touching one is critical risk for every tool. Judged by whole path segments, never by
  * substring (`my.environment.ts` is not sensitive), like gitignore patterns: a name matches at any
  * depth, and a matching directory covers everything below it. With a project root, the path is
  * judged both as written and with its symlinks followed, so a link named `notes.txt` that points
@@ -37,8 +38,11 @@ export function isSensitivePath(input: string, options: SensitivePathOptions = {
 export function sensitivePathMatch(input: string, options: SensitivePathOptions = {}): string | undefined {
   const caseInsensitive = options.caseInsensitive ?? defaultCaseInsensitive;
   for (const form of judgedForms(input, options)) {
+    const segments = segmentsOf(form.judged, caseInsensitive);
     const match =
-      matchSegments(segmentsOf(form.judged, caseInsensitive)) ?? latheHomeMatch(form.absolute, options);
+      matchSegments(segments) ??
+      gitFileMatch(segments, form.absolute) ??
+      latheHomeMatch(form.absolute, options);
     if (match !== undefined) return match;
   }
   return undefined;
@@ -87,19 +91,90 @@ function segmentsOf(form: string, caseInsensitive: boolean): string[] {
   });
 }
 
+/**
+ * Names of shell start-up files (and the like) that a shell or readline runs or reads on its next
+ * start, outside any sandbox: a line appended there runs as the user later.
+ */
+export const shellStartupFiles: ReadonlySet<string> = new Set([
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".bash_aliases",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".kshrc",
+  ".mkshrc",
+  ".cshrc",
+  ".tcshrc",
+  ".login",
+  ".inputrc",
+  // Every git on the machine reads it: `core.pager`, `core.fsmonitor` and aliases run programs.
+  ".gitconfig",
+]);
+
+/**
+ * Git metadata that makes git run programs or read its repository from elsewhere: config (pager,
+ * fsmonitor, filters, hooksPath), hooks, `commondir` (the shared repository, config included),
+ * `info/` (attributes pick filters), and the per-worktree and per-submodule git dirs.
+ */
+const gitMetadata: ReadonlyMap<string, string> = new Map([
+  ["config", "config"],
+  ["config.worktree", "config.worktree"],
+  ["hooks", "hooks/"],
+  ["commondir", "commondir"],
+  ["info", "info/"],
+  ["worktrees", "worktrees/"],
+]);
+
+/** `.lathe/` entries that are plain output (plan mode's markdown plans), not configuration. */
+const latheOutputDirectories = new Set(["plans"]);
+
 function matchSegments(segments: readonly string[]): string | undefined {
   for (const [index, name] of segments.entries()) {
     const next = segments[index + 1];
     if (secretDirectories.has(name)) return `${name}/`;
-    if (name === ".git" && next === "config") return ".git/config";
-    if (name === ".git" && next === "hooks") return ".git/hooks/";
-    if (name === ".lathe" && next !== undefined && /^settings.*\.json$/.test(next)) {
-      return ".lathe/settings*.json";
+    const git = name === ".git" ? gitMetadataMatch(segments.slice(index + 1)) : undefined;
+    if (git !== undefined) return git;
+    // Settings, hooks, MCP servers, agents, commands, rules: all of it decides what runs or what
+    // the model is told, and a new file there is as strong as an edited one.
+    if (name === ".lathe" && (next === undefined || !latheOutputDirectories.has(next))) return ".lathe/";
+    if (name === ".cursor" && (next === undefined || next === "mcp.json" || next === "rules")) {
+      return next === "rules" ? ".cursor/rules/" : ".cursor/mcp.json";
     }
+    if (name === ".config" && next === "fish") return ".config/fish/";
+    if (name === ".config" && next === "git" && segments[index + 2] === "config") return ".config/git/config";
+    if (shellStartupFiles.has(name)) return name;
     const pattern = sensitiveName(name);
     if (pattern !== undefined) return pattern;
   }
   return undefined;
+}
+
+/**
+ * A `.git` that is a file (`gitdir: …`) or not there yet: writing one points git at another
+ * repository, config and hooks included. A `.git` directory itself is not sensitive, only its
+ * metadata. Unknown without an absolute path, so sensitive then.
+ */
+function gitFileMatch(segments: readonly string[], absolute: string | undefined): string | undefined {
+  if (segments.at(-1) !== ".git") return undefined;
+  if (absolute !== undefined && isDirectory(absolute)) return undefined;
+  return ".git (a gitdir file)";
+}
+
+/** What follows a `.git` segment; submodule git dirs (`.git/modules/<name>/`) carry the same files. */
+function gitMetadataMatch(rest: readonly string[]): string | undefined {
+  const [first] = rest;
+  const direct = first === undefined ? undefined : gitMetadata.get(first);
+  if (direct !== undefined) return `.git/${direct}`;
+  if (first !== "modules") return undefined;
+  // Submodule names may hold slashes, so any metadata name below `modules/` counts.
+  const nested = rest.slice(1).find((segment) => gitMetadata.has(segment));
+  return nested === undefined ? undefined : `.git/modules/*/${gitMetadata.get(nested)}`;
 }
 
 function sensitiveName(name: string): string | undefined {
@@ -163,5 +238,13 @@ function danglingTarget(candidate: string): string | undefined {
     return lstatSync(candidate).isSymbolicLink() ? readlinkSync(candidate) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function isDirectory(candidate: string): boolean {
+  try {
+    return statSync(candidate, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
   }
 }

@@ -75,33 +75,68 @@ describe("sandboxArgv", () => {
     expect(indexOfRun(argv, "--chdir", path.join(project, "src"))).toBeGreaterThan(0);
   });
 
-  it("pins .git and its submodules' git dirs and keeps their hooks and config read-only", () => {
+  it("pins .git and its submodules' git dirs and keeps their metadata read-only", () => {
     const git = path.join(project, ".git");
     const module = path.join(git, "modules", "libs", "ui");
     mkdirSync(path.join(git, "hooks"), { recursive: true });
+    mkdirSync(path.join(git, "info"), { recursive: true });
     writeFileSync(path.join(git, "config"), "[core]\n");
+    writeFileSync(path.join(git, "commondir"), "../main/.git\n");
     mkdirSync(module, { recursive: true });
     writeFileSync(path.join(module, "HEAD"), "ref: refs/heads/main\n");
     writeFileSync(path.join(module, "config"), "[core]\n");
     const argv = sandboxArgv(launch());
+    const readOnly = (target: string) => ["--ro-bind", target, target];
+    const standIn = (target: string) => ["--tmpfs", target, "--remount-ro", target];
     for (const run of [
       ["--bind", git, git],
-      ["--ro-bind", path.join(git, "hooks"), path.join(git, "hooks")],
-      ["--ro-bind", path.join(git, "config"), path.join(git, "config")],
+      readOnly(path.join(git, "hooks")),
+      readOnly(path.join(git, "info")),
+      // No worktrees yet: an empty read-only one stands in, so none can be planted.
+      standIn(path.join(git, "worktrees")),
+      readOnly(path.join(git, "config")),
+      readOnly(path.join(git, "commondir")),
       ["--bind", module, module],
       // The submodule has no hooks directory: an empty read-only one stands in for it.
-      ["--tmpfs", path.join(module, "hooks"), "--remount-ro", path.join(module, "hooks")],
-      ["--ro-bind", path.join(module, "config"), path.join(module, "config")],
+      standIn(path.join(module, "hooks")),
+      readOnly(path.join(module, "config")),
     ]) {
       expect(indexOfRun(argv, ...run), run.join(" ")).toBeGreaterThan(
         indexOfRun(argv, "--bind", project, project),
       );
     }
+    // A missing file cannot be stood in for without breaking git on the host.
+    expect(argv).not.toContain(path.join(git, "config.worktree"));
+    expect(argv).not.toContain(path.join(module, "commondir"));
   });
 
-  it("leaves out git protection when .git is a file (a worktree or submodule checkout)", () => {
-    writeFileSync(path.join(project, ".git"), "gitdir: /elsewhere\n");
-    expect(sandboxArgv(launch()).join(" ")).not.toContain(".git");
+  it("keeps a .git file (a worktree or submodule checkout) read-only", () => {
+    const git = path.join(project, ".git");
+    writeFileSync(git, "gitdir: /elsewhere\n");
+    const argv = sandboxArgv(launch());
+    expect(indexOfRun(argv, "--ro-bind", git, git)).toBeGreaterThan(
+      indexOfRun(argv, "--bind", project, project),
+    );
+    expect(argv.filter((word) => word.includes(".git"))).toEqual([git, git]);
+  });
+
+  it("keeps .lathe and .cursor read-only whole, standing in for missing ones, and root shell files", () => {
+    const lathe = path.join(project, ".lathe");
+    const cursor = path.join(project, ".cursor");
+    mkdirSync(lathe);
+    writeFileSync(path.join(project, ".bashrc"), "# rc\n");
+    const argv = sandboxArgv(launch());
+    const projectBind = indexOfRun(argv, "--bind", project, project);
+    for (const run of [
+      ["--ro-bind", lathe, lathe],
+      ["--tmpfs", cursor, "--remount-ro", cursor],
+      ["--ro-bind", path.join(project, ".bashrc"), path.join(project, ".bashrc")],
+    ]) {
+      expect(indexOfRun(argv, ...run), run.join(" ")).toBeGreaterThan(projectBind);
+    }
+    // A missing start-up file is not stood in for: an empty .profile would change what a login shell reads.
+    expect(argv).not.toContain(path.join(project, ".profile"));
+    expect(indexOfRun(argv, "--chdir", project)).toBeGreaterThan(indexOfRun(argv, "--ro-bind", lathe, lathe));
   });
 });
 

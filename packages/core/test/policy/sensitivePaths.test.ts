@@ -27,8 +27,41 @@ describe("isSensitivePath", () => {
     ["vendor/lib/.git/config", ".git/config"],
     [".git/hooks", ".git/hooks/"],
     [".git/hooks/pre-commit", ".git/hooks/"],
-    [".lathe/settings.json", ".lathe/settings*.json"],
-    [".lathe/settings.local.json", ".lathe/settings*.json"],
+    [".git/config.worktree", ".git/config.worktree"],
+    [".git/commondir", ".git/commondir"],
+    [".git/info/attributes", ".git/info/"],
+    [".git/worktrees/feature/gitdir", ".git/worktrees/"],
+    [".git/modules/libs/ui/config", ".git/modules/*/config"],
+    [".git/modules/ui/hooks/post-checkout", ".git/modules/*/hooks/"],
+    [".git", ".git (a gitdir file)"],
+    ["vendor/lib/.git", ".git (a gitdir file)"],
+    [".lathe", ".lathe/"],
+    [".lathe/settings.json", ".lathe/"],
+    [".lathe/settings.local.json", ".lathe/"],
+    [".lathe/hooks.json", ".lathe/"],
+    [".lathe/mcp.json", ".lathe/"],
+    [".lathe/agents/reviewer.md", ".lathe/"],
+    [".lathe/commands/ship.md", ".lathe/"],
+    [".lathe/rules/style.md", ".lathe/"],
+    [".lathe/.gitignore", ".lathe/"],
+    ["./.lathe/../.lathe/settings.json", ".lathe/"],
+    [".lathe/plans/../hooks.json", ".lathe/"],
+    [".cursor", ".cursor/mcp.json"],
+    [".cursor/mcp.json", ".cursor/mcp.json"],
+    [".cursor/rules/style.mdc", ".cursor/rules/"],
+    ["/home/u/.bashrc", ".bashrc"],
+    [".bash_profile", ".bash_profile"],
+    [".bash_login", ".bash_login"],
+    [".profile", ".profile"],
+    [".zshrc", ".zshrc"],
+    [".zshenv", ".zshenv"],
+    [".zprofile", ".zprofile"],
+    [".zlogin", ".zlogin"],
+    [".inputrc", ".inputrc"],
+    ["/home/u/.gitconfig", ".gitconfig"],
+    ["/home/u/.config/git/config", ".config/git/config"],
+    ["/home/u/.config/fish/config.fish", ".config/fish/"],
+    ["/home/u/.config/fish/conf.d/x.fish", ".config/fish/"],
     ["a\\.ssh\\id_rsa", ".ssh/"],
     ["src/../.env", ".env*"],
   ])("%s is sensitive (%s)", (input, pattern) => {
@@ -53,8 +86,18 @@ describe("isSensitivePath", () => {
     ".git/objects/ab/cdef",
     ".gitconfig-notes/readme",
     "git/config",
-    ".lathe/rules/style.md",
-    ".lathe/hooks.json",
+    ".git/objects/info/alternates",
+    ".git/refs/heads/config",
+    ".git/modules/ui/HEAD",
+    ".lathe/plans/refactor.md",
+    "lathe/hooks.json",
+    ".cursor/environment.json",
+    "cursor/mcp.json",
+    "docs/bashrc.md",
+    ".bashrc.d.md/../notes.md",
+    "profile",
+    ".config/git/ignore",
+    "fish/config.fish",
     "settings.json",
     "lathe/settings.json",
     "src/.lathe.ts",
@@ -66,6 +109,12 @@ describe("isSensitivePath", () => {
     expect(isSensitivePath(".ENV", { caseInsensitive: true })).toBe(true);
     expect(isSensitivePath(".SSH/Id_Rsa", { caseInsensitive: true })).toBe(true);
     expect(isSensitivePath(".Lathe/Settings.JSON", { caseInsensitive: true })).toBe(true);
+    expect(isSensitivePath(".LATHE/hooks.json", { caseInsensitive: true })).toBe(true);
+    expect(isSensitivePath(".Git/Hooks/pre-commit", { caseInsensitive: true })).toBe(true);
+    expect(isSensitivePath(".Cursor/MCP.json", { caseInsensitive: true })).toBe(true);
+    expect(isSensitivePath(".BashRC", { caseInsensitive: true })).toBe(true);
+    expect(isSensitivePath(".Lathe/Plans/a.md", { caseInsensitive: true })).toBe(false);
+    expect(isSensitivePath(".LATHE/hooks.json", { caseInsensitive: false })).toBe(false);
     expect(isSensitivePath(".ENV", { caseInsensitive: false })).toBe(false);
   });
 
@@ -82,6 +131,55 @@ describe("isSensitivePath", () => {
     expect(isSensitivePath("notes.txt", options)).toBe(true);
     expect(isSensitivePath("dangling.txt", options)).toBe(true);
     expect(isSensitivePath(path.join(base, ".aws", "other", "file"), options)).toBe(true);
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it("judges .lathe, .git and .cursor however they are spelled or reached", () => {
+    const base = realpathSync(mkdtempSync(path.join(tmpdir(), "lathe-sensitive-")));
+    const projectRoot = path.join(base, "project");
+    mkdirSync(path.join(projectRoot, ".lathe"), { recursive: true });
+    mkdirSync(path.join(projectRoot, ".git", "hooks"), { recursive: true });
+    mkdirSync(path.join(projectRoot, "src"));
+    symlinkSync(".lathe/settings.json", path.join(projectRoot, "settings-link.json"));
+    symlinkSync(".lathe", path.join(projectRoot, "config-dir"));
+    symlinkSync(".git/hooks", path.join(projectRoot, "hook-dir"));
+    symlinkSync("../.cursor", path.join(projectRoot, "src", "editor"));
+    const options = { projectRoot, caseInsensitive: false };
+    for (const spelling of [
+      ".lathe/settings.json",
+      "./.lathe/../.lathe/settings.json",
+      "src/../.lathe/./settings.json",
+      path.join(projectRoot, ".lathe", "settings.json"),
+      `${projectRoot}//.lathe/settings.json`,
+      "settings-link.json",
+      "config-dir/hooks.json",
+      "hook-dir/pre-commit",
+      "src/editor/mcp.json",
+    ]) {
+      expect(isSensitivePath(spelling, options), spelling).toBe(true);
+    }
+    expect(isSensitivePath(".lathe/plans/next.md", options)).toBe(false);
+    expect(isSensitivePath("config-dir/plans/next.md", options)).toBe(false);
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it("counts .git as sensitive unless it is a directory: a gitdir file redirects the repository", () => {
+    const base = realpathSync(mkdtempSync(path.join(tmpdir(), "lathe-sensitive-")));
+    const withDirectory = path.join(base, "with-directory");
+    const withFile = path.join(base, "with-file");
+    const without = path.join(base, "without");
+    mkdirSync(path.join(withDirectory, ".git"), { recursive: true });
+    mkdirSync(withFile);
+    writeFileSync(path.join(withFile, ".git"), "gitdir: ../elsewhere\n");
+    mkdirSync(without);
+    const judge = (projectRoot: string) =>
+      sensitivePathMatch(".git", { projectRoot, caseInsensitive: false });
+    expect(judge(withDirectory)).toBeUndefined();
+    expect(judge(withFile)).toBe(".git (a gitdir file)");
+    expect(judge(without)).toBe(".git (a gitdir file)");
+    expect(sensitivePathMatch(".git/HEAD", { projectRoot: withDirectory, caseInsensitive: false })).toBe(
+      undefined,
+    );
     rmSync(base, { recursive: true, force: true });
   });
 

@@ -3,6 +3,7 @@ import { isWithin } from "../pathGuard.js";
 import type { CallSubjects } from "../policyTypes.js";
 import { isSensitivePath } from "../sensitivePaths.js";
 import { commandForRules } from "./commandSegments.js";
+import { ruleShapeOf } from "./ruleShapes.js";
 import { parseRule } from "./ruleSyntax.js";
 import type { ShellWord } from "./shellSplit.js";
 
@@ -59,11 +60,13 @@ const inlineCodeOptions: Record<string, ReadonlySet<string>> = {
 };
 
 /**
- * The rule "always allow" saves for a call (SPEC §5). For a command, a prefix rule of its first two
- * words (`npm test -- foo` → `run_terminal_cmd(npm test *)`, `ls` → `run_terminal_cmd(ls *)`), one per
- * segment of a compound command; never for a command that is blocked, cannot be fully read, picks
- * its program at run time, writes to files, or runs code handed to it (`bash -c`, `eval`, `sudo`),
- * since a prefix of those would allow anything. For paths, each path itself, anchored at the
+ * The rule "always allow" saves for a call (SPEC §5), shown to the user before it is saved. For a
+ * command, one rule per segment of a compound command, naming the program and its action words:
+ * `npm test -- foo` → `run_terminal_cmd(npm test *)`, `ls -la` → `run_terminal_cmd(ls *)`, and the
+ * command exactly as approved where a wildcard could admit code the call did not run
+ * (`find . -name x -delete`, `git -c a=b log`, `taskset 1 npm test`; see `ruleShapeOf`). Never for
+ * a command that is blocked, cannot be fully read, picks its program or arguments at run time,
+ * writes to files, or runs code handed to it (`bash -c`, `eval`, `sudo`). For paths, each path itself, anchored at the
  * project root; never for a sensitive path, which is approved one call at a time. For a URL, its host.
  */
 export function ruleForApproval(
@@ -140,15 +143,40 @@ function prefixOf(words: readonly ShellWord[]): ApprovalRule {
       reason: `${name} ${second.value} runs code given inline; approve it one call at a time`,
     };
   }
-  if (second?.dynamic) {
+  // Assignments stay in the rule: allow rules compare them too, and they can change what runs.
+  const actionWords = actionWordCount(words.slice(start));
+  const exact = actionWords === undefined;
+  const prefix = exact ? words : words.slice(0, start + 1 + actionWords);
+  const dynamic = prefix.find((word) => word.dynamic);
+  if (dynamic !== undefined) {
     return {
       ok: false,
-      reason: `\`${second.raw}\` is only known at run time; approve it one call at a time`,
+      reason: `\`${dynamic.raw}\` is only known at run time; approve it one call at a time`,
     };
   }
-  // Assignments stay in the rule: allow rules compare them too, and they can change what runs.
-  const prefix = words.slice(0, start + 1 + (second === undefined ? 0 : 1));
-  return { ok: true, rules: [[...prefix.map((word) => shellQuote(word.value)), "*"].join(" ")] };
+  const quoted = prefix.map((word) => shellQuote(word.value));
+  return { ok: true, rules: [(exact ? quoted : [...quoted, "*"]).join(" ")] };
+}
+
+/**
+ * How many words after the program the rule names before its `*`; undefined when nothing may be
+ * generalised and the rule is the command exactly (see `ruleShapeOf`). Only plain, static words
+ * count as actions: an option or an expansion there is never stood in for by the wildcard.
+ */
+function actionWordCount(command: readonly ShellWord[]): number | undefined {
+  const [program, action, ...rest] = command;
+  const shape = program === undefined ? undefined : ruleShapeOf(program.value);
+  if (shape?.kind === "anyArguments") return 0;
+  if (shape === undefined || action === undefined || !isPlainWord(action)) return undefined;
+  if (shape.kind === "script") return 1;
+  const more = shape.actions.get(action.value);
+  if (more === undefined) return undefined;
+  const named = rest.slice(0, more);
+  return named.length === more && named.every(isPlainWord) ? 1 + more : undefined;
+}
+
+function isPlainWord(word: ShellWord): boolean {
+  return !word.dynamic && !word.value.startsWith("-");
 }
 
 /** Quotes a word for a rule only when it needs it, so rules stay readable. */

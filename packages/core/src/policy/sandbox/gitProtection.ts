@@ -6,15 +6,26 @@ import { isDirectory, pathExists } from "./pathKinds.js";
 const maxModuleDepth = 6;
 const maxGitDirs = 64;
 
+/** Directories of a git dir kept read-only, stood in for by an empty read-only one when missing. */
+const protectedDirectories = ["hooks", "info", "worktrees"];
 /**
- * bwrap arguments that keep the hooks and config of the project's repository (and of its
- * submodules) read-only. Both run code on the host later: a hook at the next `git commit`, and
- * config through `core.hooksPath`, `core.fsmonitor` or filters. Neither shows in `git status`, so
- * the user would not see a sandboxed command plant one.
+ * Files of a git dir kept read-only when present. A missing one cannot be stood in for: an empty
+ * `commondir` or `config.worktree` left behind as a mount point would break git on the host.
+ */
+const protectedFiles = ["config", "config.worktree", "commondir"];
+
+/**
+ * bwrap arguments that keep the git metadata of the project's repository (and of its
+ * submodules) read-only: hooks, config, `commondir`, `info/`, `worktrees/`. Each makes git run
+ * code on the host later: a hook at the next `git commit`; config through `core.hooksPath`,
+ * `core.fsmonitor` or filters; `commondir` by pointing at another repository's config. None shows
+ * in `git status`, so the user would not see a sandboxed command plant one.
  */
 export function gitProtectionArgs(projectRoot: string): string[] {
   const gitDir = path.join(projectRoot, ".git");
-  // A `.git` file (worktree, submodule checkout) points outside the project, which is read-only anyway.
+  // A `.git` file (worktree, submodule checkout) says where the repository is: rewritten, it
+  // would point git at one with hostile config. Its target outside the project is read-only anyway.
+  if (pathExists(gitDir) && !isDirectory(gitDir)) return ["--ro-bind", gitDir, gitDir];
   if (!isDirectory(gitDir)) return [];
   const gitDirs = [gitDir];
   collectModuleGitDirs(path.join(gitDir, "modules"), 0, gitDirs);
@@ -25,14 +36,21 @@ function protectGitDir(gitDir: string): string[] {
   // Binding the directory onto itself makes it a mount point, which cannot be renamed or removed:
   // otherwise `mv .git x && cp -r x .git` would yield a copy with writable hooks and config.
   const args = ["--bind", gitDir, gitDir];
-  const hooks = path.join(gitDir, "hooks");
-  if (pathExists(hooks)) args.push("--ro-bind", hooks, hooks);
-  // Without a hooks directory a command could create one with a hook in it; an empty read-only
-  // one takes its place (bwrap leaves the empty directory behind as the mount point).
-  else args.push("--tmpfs", hooks, "--remount-ro", hooks);
-  const config = path.join(gitDir, "config");
-  if (pathExists(config)) args.push("--ro-bind", config, config);
+  for (const name of protectedDirectories) args.push(...readOnlyDirectoryArgs(path.join(gitDir, name)));
+  for (const name of protectedFiles) {
+    const file = path.join(gitDir, name);
+    if (pathExists(file)) args.push("--ro-bind", file, file);
+  }
   return args;
+}
+
+/**
+ * A directory kept read-only. Without it a command could create it with something inside; an
+ * empty read-only one takes its place (bwrap leaves the empty directory behind as the mount point).
+ */
+export function readOnlyDirectoryArgs(directory: string): string[] {
+  if (pathExists(directory)) return ["--ro-bind", directory, directory];
+  return ["--tmpfs", directory, "--remount-ro", directory];
 }
 
 /** Submodule names may contain slashes, so a git dir is any directory under `modules` with a HEAD. */

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { configProtectionArgs } from "./configProtection.js";
 import { gitProtectionArgs } from "./gitProtection.js";
 import { hostServiceMaskArgs } from "./hostServices.js";
 import { isDirectory } from "./pathKinds.js";
@@ -16,7 +17,8 @@ export const sandboxTmp = "/tmp";
 
 /**
  * The argv (bwrap first) that runs `bash -c command` in bubblewrap: the whole system read-only,
- * the project, the extra roots and a private `/tmp` writable, `.git` hooks and config read-only,
+ * the project, the extra roots and a private `/tmp` writable, git metadata (`.git` hooks, config,
+ * `commondir`…), `.lathe`, `.cursor` and shell start-up files read-only,
  * no network unless allowed. `$HOME` stays readable and read-only: a cache write there fails with
  * EROFS, which counts as a sandbox denial the user can lift for that call, because a writable
  * cache shared with the host (~/.cache/go-build, pip's wheels) would let a command plant what
@@ -60,6 +62,7 @@ export function sandboxArgv(input: SandboxArgvInput): string[] {
     projectRoot,
     ...writableRootArgs(projectRoot, input.writableRoots ?? []),
     ...gitProtectionArgs(projectRoot),
+    ...configProtectionArgs(projectRoot),
     "--setenv",
     "TMPDIR",
     sandboxTmp,
