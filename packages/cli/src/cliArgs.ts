@@ -21,6 +21,8 @@ export interface CliArgs {
   /** `--allow` / `--deny` permission rules: the CLI layer, above every settings file (SPEC §5). */
   allowRules: string[];
   denyRules: string[];
+  /** `--trust`: trust the folder's project hooks, MCP servers, allow rules and agents, and record it. */
+  trust: boolean;
   /** `--resume [ID]`: a stored session by id or prefix, or "latest" without one; `--continue` is "latest". */
   resume?: string;
 }
@@ -71,6 +73,7 @@ Lathe is a coding agent: give it a task and it reads and changes your code throu
   lathe -p "task"            headless run: do the task, print the result, exit
   lathe tool NAME --args JSON  run one tool, print its result as JSON (lathe tool --help)
   lathe policy rules|check    list permission rules, judge a call (lathe policy --help)
+  lathe trust [DIR]           trust a folder's hooks, MCP servers, allow rules, agents (lathe trust --help)
   lathe sessions list|show|export|import|delete|fork|rename   stored sessions
   lathe checkpoints list|diff|restore   snapshots of the project taken before changes
   lathe trace SESSION         the span tree of a session's runs, with timings
@@ -88,6 +91,8 @@ Options:
       --max-iterations N     tool rounds per message before stopping (default 25)
       --allow RULE           allow rule for this run, e.g. 'run_terminal_cmd(npm test *)' (repeatable)
       --deny RULE            deny rule for this run (repeatable); deny beats allow
+      --trust                trust this folder's project hooks, MCP servers, allow rules and
+                             agents as they are now, and remember it (see lathe trust)
       --output-format FMT    text (default) | json | stream-json
   -r, --resume [ID]          continue a stored session (by id or prefix; the latest without one)
   -c, --continue             continue the latest session of this project
@@ -153,6 +158,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       outputFormat,
       allowRules: values.allow ?? [],
       denyRules: values.deny ?? [],
+      trust: values.trust ?? false,
       ...(resume ? { resume } : {}),
     },
   };
@@ -175,6 +181,7 @@ function parse(argv: string[]) {
       "output-format": { type: "string" },
       allow: { type: "string", multiple: true },
       deny: { type: "string", multiple: true },
+      trust: { type: "boolean" },
       version: { type: "boolean", short: "v" },
       help: { type: "boolean", short: "h" },
     },

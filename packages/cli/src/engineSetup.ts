@@ -16,11 +16,13 @@ import {
   type SessionStore,
   SqliteMemoryBook,
   type UserQuestions,
+  type WorkspaceTrust,
 } from "@lathe/core";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import type { CliArgs } from "./cliArgs.js";
 import { clientFor } from "./modelClients.js";
 import { projectRootFrom } from "./projectRoot.js";
+import { settleProjectTrust } from "./projectTrust.js";
 import { sessionTools } from "./sessionTools.js";
 import type { UserSettings } from "./userSettings.js";
 
@@ -34,6 +36,8 @@ export interface EngineInputs {
   askUser?: UserQuestions["ask"];
   /** Problems worth telling the user that do not stop the session (a broken hooks.json). */
   warn?: (message: string) => void;
+  /** Asks whether to trust a folder whose gated files are not trusted yet (the interactive chat). */
+  confirmTrust?: (trust: WorkspaceTrust) => Promise<boolean>;
 }
 
 export type EngineSetup =
@@ -79,10 +83,19 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
   });
   if (!client.ok)
     return { ok: false, error: client.error, kind: client.error.code === "E_LLM_AUTH" ? "auth" : "usage" };
+  const { trusted } = await settleProjectTrust({
+    projectRoot: projectRoot.path,
+    latheHome: inputs.latheHome,
+    settings,
+    trustFlag: args.trust,
+    ...(inputs.confirmTrust ? { confirm: inputs.confirmTrust } : {}),
+    ...(inputs.warn ? { warn: inputs.warn } : {}),
+  });
   const layers = loadRuleLayers({
     latheHome: inputs.latheHome,
     projectRoot: projectRoot.path,
     cli: { allow: args.allowRules, deny: args.denyRules },
+    projectTrusted: trusted,
   });
   if (layers.errors.length > 0) {
     const problems = layers.errors.map((e) => `${e.file ?? "flags"}: ${e.message}`).join("\n  ");
@@ -92,7 +105,11 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
       error: errorInfo("E_INVALID_ARGS", `Invalid permission rules:\n  ${problems}`),
     };
   }
-  const hooks = loadHooks({ projectRoot: projectRoot.path, latheHome: inputs.latheHome });
+  const hooks = loadHooks({
+    projectRoot: projectRoot.path,
+    latheHome: inputs.latheHome,
+    projectTrusted: trusted,
+  });
   for (const problem of hooks.errors) inputs.warn?.(`hooks: ${problem.file}: ${problem.message}`);
   const persistence = await openPersistence({
     latheHome: inputs.latheHome,
@@ -116,6 +133,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
   const tools = await sessionTools({
     projectRoot: projectRoot.path,
     latheHome: inputs.latheHome,
+    projectTrusted: trusted,
     settings,
     env,
     ...(inputs.warn ? { warn: inputs.warn } : {}),
@@ -152,6 +170,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
       : {}),
     hooks: hooks.hooks,
     rules: layers.rules,
+    subagents: { projectAgents: trusted },
     sandbox: settings.sandbox ?? defaultSandbox,
     ...(settings.approvalTimeoutSeconds ? { approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000 } : {}),
     projectRoot: projectRoot.path,

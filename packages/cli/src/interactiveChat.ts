@@ -1,7 +1,14 @@
 import { createInterface, type Interface } from "node:readline/promises";
-import type { AgentSession, ApprovalAnswer, ApprovalRequest, UserQuestions } from "@lathe/core";
+import type {
+  AgentSession,
+  ApprovalAnswer,
+  ApprovalRequest,
+  UserQuestions,
+  WorkspaceTrust,
+} from "@lathe/core";
 import { errorInfo } from "@lathe/protocol";
 import { textOutput } from "./output/textOutput.js";
+import { gatedFilesText, trustReply } from "./trustReply.js";
 
 /**
  * A line-based chat for terminals: type a message, watch the answer stream, answer approvals
@@ -27,6 +34,21 @@ export class InteractiveChat {
     if (/^a(lways)?$/i.test(answer)) return { decision: "accept", always: "project-local" };
     if (/^n(o)?$/i.test(answer)) return { decision: "reject" };
     return { decision: "reject", message: answer };
+  };
+
+  /**
+   * Asked once before the session starts when the folder's gated files are not trusted: the files,
+   * what each would run or grant, then "Trust this folder? [y/N]". Anything but yes keeps them out.
+   */
+  readonly confirmTrust = async (trust: WorkspaceTrust): Promise<boolean> => {
+    const reply = trustReply(trust);
+    const changed =
+      trust.status === "changed"
+        ? `Changed since you trusted it: ${trust.changes.map((change) => `${change.path} (${change.change})`).join(", ")}.\n`
+        : "";
+    const question = `\n${trust.projectRoot} holds project files that run programs or grant permissions:\n${gatedFilesText(reply)}${changed}They take effect only if you trust this folder (\`lathe trust --revoke\` undoes it).\nTrust this folder? [y/N] `;
+    const answer = (await this.rl.question(question).catch(() => "")).trim();
+    return /^y(es)?$/i.test(answer);
   };
 
   /** `ask_user`: each question on this terminal, with its options numbered; a number picks one. */

@@ -28,6 +28,7 @@ const subcommands = new Map<string, () => Promise<CommandRunner>>([
   ["serve", async () => (await import("./serveCommand.js")).runServeCommand],
   ["eval", async () => (await import("./evalCommand.js")).runEvalCommand],
   ["trace", async () => (await import("./traceCommand.js")).runTraceCommand],
+  ["trust", async () => (await import("./trustCommand.js")).runTrustCommand],
 ]);
 
 async function main(argv: string[]): Promise<number> {
@@ -69,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
     env,
     latheHome,
     requestApproval: chat?.requestApproval,
-    ...(chat ? { askUser: chat.askUser } : {}),
+    ...(chat ? { askUser: chat.askUser, confirmTrust: chat.confirmTrust } : {}),
     warn: (message) => stderr(`lathe: ${message}\n`),
   });
   if (!engine.ok) {

@@ -8,6 +8,7 @@ import { withStore } from "./serveStore.js";
 import { sessionHistoryServices } from "./sessionHistoryServices.js";
 import { readSettingsFile, type StoredSettings, updateSettingsFile } from "./settingsFile.js";
 import { redactSettings } from "./settingsSecrets.js";
+import { grantProjectTrust, trustStatus } from "./trustServices.js";
 
 export interface ServeServicesInputs extends KeyPlaces {
   version: string;
@@ -48,5 +49,7 @@ export function serveServices(inputs: ServeServicesInputs): WorkspaceServices {
     deleteMemory: (projectRoot, id) => withStore(access, (store) => deleteMemory(store, projectRoot, id)),
     rules: (projectRoot) => listRules(latheHome, projectRoot),
     mcpServers: async (projectRoot) => listMcpServers(latheHome, projectRoot),
+    trust: async (projectRoot) => trustStatus(latheHome, projectRoot),
+    grantTrust: (projectRoot, fingerprint) => grantProjectTrust(latheHome, projectRoot, fingerprint),
   };
 }

@@ -20,13 +20,18 @@ export interface SessionTools {
 
 /**
  * The tools of a CLI session: the built-ins, web search and fetch, the browser, image
- * generation, and the tools of the MCP servers in
- * `.lathe/mcp.json`, `.cursor/mcp.json` and `$LATHE_HOME/mcp.json`. A server that fails to
+ * generation, and the tools of the MCP servers in `$LATHE_HOME/mcp.json` and, in a trusted
+ * folder, `.lathe/mcp.json` and `.cursor/mcp.json`. A server that fails to
  * start is reported and left out; the session goes on without it.
  */
 export async function sessionTools(inputs: {
   projectRoot: string;
   latheHome: string;
+  /**
+   * Whether the project's MCP files may start servers (workspace trust: `settleProjectTrust`, or
+   * `projectTrusted(checkWorkspaceTrust(…))`); false leaves only the user's own servers.
+   */
+  projectTrusted: boolean;
   settings: UserSettings;
   env: Record<string, string | undefined>;
   warn?: (message: string) => void;
@@ -44,6 +49,7 @@ export async function sessionTools(inputs: {
     projectRoot: inputs.projectRoot,
     latheHome: inputs.latheHome,
     env: inputs.env,
+    projectTrusted: inputs.projectTrusted,
   });
   for (const problem of mcp.errors) {
     inputs.warn?.(`mcp: ${problem.file}${problem.server ? ` (${problem.server})` : ""}: ${problem.message}`);

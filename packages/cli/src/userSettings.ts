@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { approvalModeSchema } from "@lathe/core";
 import { modeSchema } from "@lathe/protocol";
 import { z } from "zod";
@@ -88,6 +88,24 @@ export const userSettingsSchema = z
         mode: z.enum(["off", "auto", "required"]).default("off"),
         network: z.boolean().default(false),
       })
+      .optional(),
+    /** Folders (absolute, with everything beneath them) whose project hooks, MCP servers, allow rules and agents apply without a trust record. */
+    trustedFolders: z
+      .array(z.string().refine((folder) => isAbsolute(folder), "must be an absolute path"))
+      .optional(),
+    /** Every folder is trusted: only for CI containers that run nothing but the user's own repositories. */
+    trustAllFolders: z.boolean().optional(),
+    /**
+     * Shell commands run without the variables that hold secrets (provider keys, `*_TOKEN`,
+     * `*_SECRET`, `*_PASSWORD`, `*_API_KEY`…); `passEnvironment` names those a command may keep.
+     */
+    shell: z
+      .object({
+        passEnvironment: z
+          .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name"))
+          .default([]),
+      })
+      .strict()
       .optional(),
     /** Seconds before an unanswered approval counts as rejected (default 300). */
     approvalTimeoutSeconds: z.number().positive().optional(),

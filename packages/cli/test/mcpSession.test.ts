@@ -29,7 +29,11 @@ async function runWithMcp(extra: string[]) {
     { sandbox: { mode: "off" }, checkpoints: { enabled: false } },
   );
   const run = await runLathe(
-    headlessArgs("Echo hello twice", { root: ws.root, serverUrl: server.url, format: "json" }, extra),
+    // The project's own MCP file takes effect only in a trusted folder.
+    headlessArgs("Echo hello twice", { root: ws.root, serverUrl: server.url, format: "json" }, [
+      "--trust",
+      ...extra,
+    ]),
     { home: ws.home, env: { OPENAI_API_KEY: fakeKeys.openai } },
   );
   const chat = server.requests.map(

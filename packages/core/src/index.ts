@@ -98,3 +98,4 @@ export type {
   UserQuestions,
 } from "./tools/toolServices.js";
 export * from "./trace/index.js";
+export * from "./trust/index.js";

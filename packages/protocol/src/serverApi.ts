@@ -48,6 +48,8 @@ export const pendingApprovalSchema = z.object({
   arguments: z.unknown(),
   risk: riskSchema,
   reason: z.string(),
+  /** The exact permission rules an "always" answer saves, shown before saving; absent: none. */
+  alwaysRules: z.array(z.string()).optional(),
   requestedAt: z.number(),
 });
 
@@ -214,6 +216,37 @@ export const mcpServerListSchema = z.object({
   ),
 });
 export type McpServerList = z.infer<typeof mcpServerListSchema>;
+
+/**
+ * `GET /api/trust?projectRoot=` and `POST /api/trust`: whether the project's files that start
+ * programs or widen the policy (hooks, MCP servers, allow rules, agents) take effect in its sessions.
+ */
+export const trustReplySchema = z.object({
+  /** The folder's real path: what the trust is recorded for. */
+  projectRoot: z.string(),
+  /** `not_needed`: no such files; `changed`: trusted once, but the files changed since. */
+  status: z.enum(["not_needed", "trusted", "untrusted", "changed"]),
+  /** Whether sessions opened now use the files. */
+  trusted: z.boolean(),
+  /** How a trusted folder is trusted: its record, or the user's `trustedFolders`/`trustAllFolders`. */
+  trustedBy: z.enum(["record", "setting"]).optional(),
+  /** sha256 over the files' paths and contents: send it back with `POST` to trust exactly what was shown. */
+  fingerprint: z.string(),
+  files: z.array(
+    z.object({
+      /** Relative to the project root. */
+      path: z.string(),
+      kind: z.enum(["hooks", "mcp", "settings", "agent"]),
+      /** What it would run or grant, one line each: `SessionStart hook runs: …`, `allows …`. */
+      effects: z.array(z.string()),
+    }),
+  ),
+  /** For `changed`: the files added, edited or removed since the folder was trusted. */
+  changes: z.array(z.object({ path: z.string(), change: z.enum(["added", "edited", "removed"]) })),
+  /** The trust record could not be read (the folder then counts as untrusted). */
+  recordError: z.string().optional(),
+});
+export type TrustReply = z.infer<typeof trustReplySchema>;
 
 /** Every error the API answers with. */
 export const apiErrorSchema = z.object({

@@ -13,12 +13,13 @@ import {
   emptyBody,
   messageBody,
   modeBody,
+  openProjectBody,
   questionBody,
 } from "./requestBodies.js";
 import { methodNotAllowed, noRoute, readBody } from "./requestParsing.js";
-import type { SessionHub } from "./sessionHub.js";
 import { settingsRoutes } from "./settingsRoutes.js";
 import { storedSessionRoutes, traceRoute } from "./storedSessionRoutes.js";
+import { trustRoutes } from "./trustRoutes.js";
 import { pathSegments } from "./urlPath.js";
 
 const projectGroups = new Set(["files", "mentions", "memories", "rules", "mcp"]);
@@ -32,8 +33,10 @@ export async function routeApi(request: IncomingMessage, url: URL, context: ApiC
   const call: ApiCall = { request, url, rest, context };
   if (group === "sessions") return sessionRoutes(call);
   if (group === "stored-sessions") return storedSessionRoutes(call);
+  if (group === "projects") return openProject(call);
   if (projectGroups.has(group)) return projectRoutes(group, call);
   if (settingsGroups.has(group)) return settingsRoutes(group, call);
+  if (group === "trust") return trustRoutes(call);
   return noRoute(url.pathname);
 }
 
@@ -49,7 +52,7 @@ async function sessionRoutes(call: ApiCall): Promise<Reply> {
         200,
         hub.list().map((live) => live.summary()),
       );
-    if (method === "POST") return createSession(request, hub);
+    if (method === "POST") return createSession(call);
     return methodNotAllowed(method);
   }
   // Read from the store, so they work for sessions that are not open too.
@@ -78,11 +81,24 @@ async function sessionRoutes(call: ApiCall): Promise<Reply> {
   return sessionCommand(request, live, action, url.pathname);
 }
 
-async function createSession(request: IncomingMessage, hub: SessionHub): Promise<Reply> {
+/** `POST /api/projects`: opens a folder the user chose, so the project routes serve it. */
+async function openProject(call: ApiCall): Promise<Reply> {
+  if (call.rest.length > 0) return noRoute(call.url.pathname);
+  if (call.request.method !== "POST") return methodNotAllowed(call.request.method);
+  const parsed = await readBody(call.request, openProjectBody);
+  if (!parsed.ok) return parsed.reply;
+  call.context.projects.open(parsed.data.projectRoot);
+  return reply(200, { projectRoot: parsed.data.projectRoot });
+}
+
+async function createSession({ request, context }: ApiCall): Promise<Reply> {
   const parsed = await readBody(request, createSessionBody);
   if (!parsed.ok) return parsed.reply;
-  const opened = await hub.open(parsed.data);
-  if (opened.ok) return reply(201, { id: opened.session.id, streamId: opened.session.streamId });
+  const opened = await context.hub.open(parsed.data);
+  if (opened.ok) {
+    context.projects.open(parsed.data.projectRoot);
+    return reply(201, { id: opened.session.id, streamId: opened.session.streamId });
+  }
   if (opened.reason === "factory") return errorReply(400, opened.error.code, opened.error.message);
   if (opened.reason === "already_open") return errorReply(409, "E_SESSION_OPEN", opened.message);
   return errorReply(503, "E_SERVER_CLOSING", opened.message);

@@ -9,6 +9,7 @@ import type {
   SettingsReply,
   StoredSessionSummary,
   TraceReply,
+  TrustReply,
 } from "@lathe/protocol";
 
 /** Why a service could not answer; the server turns it into the HTTP status. */
@@ -71,4 +72,11 @@ export interface WorkspaceServices {
   deleteMemory(projectRoot: string, memoryId: string): Promise<ServiceResult<{ deleted: true }>>;
   rules(projectRoot: string): Promise<ServiceResult<RuleList>>;
   mcpServers(projectRoot: string): Promise<ServiceResult<McpServerList>>;
+  /** Whether the project's hooks, MCP servers, allow rules and agents take effect (workspace trust). */
+  trust?(projectRoot: string): Promise<ServiceResult<TrustReply>>;
+  /**
+   * Records trust for the project's files as they are now; with `fingerprint`, only when they are
+   * still the files it was computed from (a `conflict` otherwise).
+   */
+  grantTrust?(projectRoot: string, fingerprint: string | undefined): Promise<ServiceResult<TrustReply>>;
 }

@@ -6,6 +6,7 @@ import { CheckpointList, FileTree, SessionList, SettingsPanel, TraceView } from 
 import { readAddress, writeAddress } from "./sessionAddress.js";
 import { useSessionStore } from "./state/sessionStore.js";
 import type { UserItem } from "./state/sessionView.js";
+import { TrustPrompt } from "./trust/TrustPrompt.js";
 
 const modes: Mode[] = ["agent", "plan", "ask", "debug"];
 type SideTab = "checkpoints" | "trace" | "settings";
@@ -180,6 +181,7 @@ export function App() {
             </option>
           ))}
         </select>
+        <TrustPrompt key={projectRoot} projectRoot={projectRoot} onTrusted={() => setRefresh((count) => count + 1)} />
         {failure && (
           <button
             type="button"

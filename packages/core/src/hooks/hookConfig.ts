@@ -131,13 +131,17 @@ export function loadHooksFile(file: string): LoadedHooks {
 
 /**
  * The user's hooks (`$LATHE_HOME/hooks.json`) then the project's (`.lathe/hooks.json`). Both apply:
- * hooks add up rather than override, as in Claude Code.
+ * hooks add up rather than override, as in Claude Code. The project's file runs commands, so it
+ * is read only when the folder is trusted (`projectTrusted`, decided by the face from the trust
+ * record; absent means the caller has already decided for it).
  */
-export function loadHooks(options: { projectRoot: string; latheHome: string }): LoadedHooks {
-  const files = [
-    path.join(options.latheHome, "hooks.json"),
-    path.join(options.projectRoot, ".lathe", "hooks.json"),
-  ];
+export function loadHooks(options: {
+  projectRoot: string;
+  latheHome: string;
+  projectTrusted?: boolean;
+}): LoadedHooks {
+  const files = [path.join(options.latheHome, "hooks.json")];
+  if (options.projectTrusted !== false) files.push(path.join(options.projectRoot, ".lathe", "hooks.json"));
   const loaded: LoadedHooks = { hooks: [], errors: [] };
   for (const file of files) {
     const one = loadHooksFile(file);

@@ -9,18 +9,26 @@ export interface McpConfigLocations {
   latheHome: string;
   /** For `${env:X}`; Lathe's environment unless given. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * False: the project's files are left out, since their servers are programs the folder's
+   * author chose (workspace trust). Absent means the caller has already decided for it.
+   */
+  projectTrusted?: boolean;
 }
+
+/** The project's MCP files, weakest first; the user's own file comes before both. */
+export const projectMcpFiles = [".cursor/mcp.json", ".lathe/mcp.json"] as const;
 
 /**
  * The files read, weakest first: the user's, then the project's Cursor file, then the project's
  * Lathe file, so a project can redefine a server it shares with Cursor for Lathe alone.
  */
-export function mcpConfigFiles(locations: Pick<McpConfigLocations, "projectRoot" | "latheHome">): string[] {
-  return [
-    path.join(locations.latheHome, "mcp.json"),
-    path.join(locations.projectRoot, ".cursor", "mcp.json"),
-    path.join(locations.projectRoot, ".lathe", "mcp.json"),
-  ];
+export function mcpConfigFiles(
+  locations: Pick<McpConfigLocations, "projectRoot" | "latheHome" | "projectTrusted">,
+): string[] {
+  const user = path.join(locations.latheHome, "mcp.json");
+  if (locations.projectTrusted === false) return [user];
+  return [user, ...projectMcpFiles.map((file) => path.join(locations.projectRoot, ...file.split("/")))];
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
   SettingsReply,
   StoredSessionSummary,
   TraceReply,
+  TrustReply,
 } from "@lathe/protocol";
 
 /** An API failure as the server reports it (`{ error: { code, message } }`) or as the network does. */
@@ -126,4 +127,7 @@ export const api = {
     ),
   rules: (projectRoot: string) => call<RuleList>("GET", `/api/rules${query({ projectRoot })}`),
   mcpServers: (projectRoot: string) => call<McpServerList>("GET", `/api/mcp${query({ projectRoot })}`),
+  trust: (projectRoot: string) => call<TrustReply>("GET", `/api/trust${query({ projectRoot })}`),
+  grantTrust: (projectRoot: string, fingerprint: string) =>
+    call<TrustReply>("POST", "/api/trust", { projectRoot, fingerprint }),
 };

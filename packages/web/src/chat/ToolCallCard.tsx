@@ -121,16 +121,23 @@ export const ToolCallCard = memo(function ToolCallCard({
       {item.state === "pending_approval" && item.approvalId && (
         <div className="tool-approval" data-testid="card-approval">
           {item.reason && <span className="approval-reason">{item.reason}</span>}
-          <select
-            aria-label="Remember this decision"
-            value={scope}
-            onChange={(event) => setScope(event.target.value as "" | ApprovalScope)}
-          >
-            <option value="">Just this once</option>
-            <option value="session">Always, this session</option>
-            <option value="project-local">Always, this project</option>
-            <option value="user">Always, everywhere</option>
-          </select>
+          {item.alwaysRules && item.alwaysRules.length > 0 && (
+            <select
+              aria-label="Remember this decision"
+              value={scope}
+              onChange={(event) => setScope(event.target.value as "" | ApprovalScope)}
+            >
+              <option value="">Just this once</option>
+              <option value="session">Always, this session</option>
+              <option value="project-local">Always, this project</option>
+              <option value="user">Always, everywhere</option>
+            </select>
+          )}
+          {scope !== "" && item.alwaysRules && (
+            <span className="approval-rule" data-testid="always-rule">
+              Saves {item.alwaysRules.map((rule) => <code key={rule}>{rule}</code>)}
+            </span>
+          )}
           <button
             type="button"
             className="primary"

@@ -55,6 +55,8 @@ export interface ToolItem {
   risk?: Risk;
   reason?: string;
   approvalId?: string;
+  /** The permission rules an "always" answer would save; none: "always" is not offered. */
+  alwaysRules?: string[];
   durationMs?: number;
   /** Position among the run's tool calls (1-based) and how many the run has made so far. */
   step: number;
@@ -383,6 +385,7 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
         risk: event.risk,
         reason: event.reason,
         arguments: event.arguments,
+        ...(event.alwaysRules ? { alwaysRules: event.alwaysRules } : {}),
       }));
       return;
     case "tool_executing":

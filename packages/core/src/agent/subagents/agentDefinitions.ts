@@ -42,13 +42,14 @@ const namePattern = /^[a-z][a-z0-9-]{0,39}$/;
 /**
  * Built-ins plus `.lathe/agents/*.md` (front matter: name, description, tools, model, readonly;
  * body = instructions). A project agent with a built-in's name replaces it; a bad file is
- * reported and skipped.
+ * reported and skipped. `projectAgents: false` (an untrusted folder) leaves the built-ins alone.
  */
 export async function loadAgentDefinitions(
   projectRoot: string,
+  options: { projectAgents?: boolean } = {},
 ): Promise<{ agents: AgentDefinition[]; errors: { file: string; message: string }[] }> {
   const dir = join(projectRoot, ".lathe", "agents");
-  const names = await readdir(dir).catch(() => [] as string[]);
+  const names = options.projectAgents === false ? [] : await readdir(dir).catch(() => [] as string[]);
   const agents = new Map(builtinAgents.map((agent) => [agent.name, agent]));
   const errors: { file: string; message: string }[] = [];
   for (const file of names.filter((name) => name.endsWith(".md")).sort()) {

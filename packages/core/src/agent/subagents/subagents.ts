@@ -13,6 +13,8 @@ import type { AgentDefinition } from "./agentDefinitions.js";
 
 /** SPEC §4 defaults: two at once, two levels deep, 15 rounds, 10 minutes. */
 export interface SubagentSettings {
+  /** False in an untrusted folder: `.lathe/agents/*.md` are not offered (workspace trust). */
+  projectAgents?: boolean;
   maxConcurrent?: number;
   maxDepth?: number;
   maxIterations?: number;

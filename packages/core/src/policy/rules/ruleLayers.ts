@@ -3,6 +3,7 @@ import { formatRule, parseRule } from "./ruleSyntax.js";
 import {
   behaviors,
   type FileScope,
+  isProjectScope,
   readSettingsFile,
   ruleListsOf,
   type SettingsLocations,
@@ -28,6 +29,12 @@ export interface RuleError {
 export interface RuleLayerInputs extends SettingsLocations {
   /** `--allow`, `--ask`, `--deny` from the command line: the last layer. */
   cli?: Partial<Record<PolicyBehavior, readonly string[]>>;
+  /**
+   * False: the project's allow rules are left out (workspace trust), while its ask and deny rules
+   * still apply, since they only narrow what the user's own settings allow. Absent means the
+   * caller has already decided for it.
+   */
+  projectTrusted?: boolean;
 }
 
 export interface RuleLayers {
@@ -68,6 +75,7 @@ export function loadRuleLayers(inputs: RuleLayerInputs): RuleLayers {
       continue;
     }
     for (const behavior of behaviors) {
+      if (behavior === "allow" && inputs.projectTrusted === false && isProjectScope(scope)) continue;
       lists.lists[behavior].forEach((entry, index) => {
         const where = `${file}: permissions.${behavior}[${index}]`;
         if (typeof entry !== "string") {

@@ -29,6 +29,14 @@ export function isFileScope(source: RuleSource | string): source is FileScope {
   return (fileScopes as readonly string[]).includes(source);
 }
 
+/** The scopes whose files come with the project, and so are subject to workspace trust. */
+export function isProjectScope(scope: FileScope): boolean {
+  return scope !== "user";
+}
+
+/** The project's settings files, relative to its root, in layer order. */
+export const projectSettingsFiles = [".lathe/settings.json", ".lathe/settings.local.json"] as const;
+
 export const behaviors: readonly PolicyBehavior[] = ["allow", "ask", "deny"];
 
 export type SettingsRead =
