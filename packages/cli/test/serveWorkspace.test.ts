@@ -274,6 +274,7 @@ describe("lathe serve: stored sessions, checkpoints, traces and memories", () =>
     const [userMemory, projectMemory] = (listed.body as { memories: { id: string }[] }).memories;
     // Another project sees the user's memory only, and cannot delete this project's.
     const other = realpathSync(mkdtempSync(join(tmpdir(), "lathe-other-project-")));
+    await s.api("POST", "/api/projects", { projectRoot: other });
     expect((await s.api("GET", `/api/memories${q({ projectRoot: other })}`)).body).toEqual({
       memories: [memory("Answer briefly", "Answer briefly", "user")].map((m) => ({
         ...m,
@@ -431,6 +432,7 @@ describe("lathe serve: project files, rules, MCP servers and the web UI", () => 
       writeFileSync(join(project, path), text);
     }
     writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { mine: { command: "my-server" } } }));
+    await s.api("POST", "/api/projects", { projectRoot: project });
 
     expect(await s.api("GET", `/api/files${q({ projectRoot: project })}`)).toMatchObject({
       status: 200,
@@ -513,5 +515,37 @@ describe("lathe serve: project files, rules, MCP servers and the web UI", () => 
     if (existsSync(join(built, "index.html")))
       expect(html).toBe(readFileSync(join(built, "index.html"), "utf8"));
     else expect(html).toContain("no web UI was built");
+  });
+});
+
+describe("the projects lathe serve reads", () => {
+  it("serves the --cwd project and projects with stored sessions, and refuses any other folder", async () => {
+    const { root, home } = await workspace([{ text: "Hello." }], { "a.txt": "a\n" });
+    const other = realpathSync(mkdtempSync(join(tmpdir(), "lathe-other-project-")));
+    writeFileSync(join(other, "b.txt"), "b\n");
+    const { id } = (await serve!.api("POST", "/api/sessions", { projectRoot: other })).body as { id: string };
+    await run(serve!, id, "Hi");
+    await serve!.stop();
+
+    // A new server forgets what was opened; the store remembers the session's project.
+    serve = await startServe({ cwd: root, home, env: { OPENAI_API_KEY: testKey } });
+    const files = (projectRoot: string) => serve!.api("GET", `/api/files${q({ projectRoot })}`);
+    expect((await files(root)).body).toEqual({
+      dir: "",
+      entries: [{ name: "a.txt", path: "a.txt", kind: "file" }],
+    });
+    expect((await files(other)).body).toEqual({
+      dir: "",
+      entries: [{ name: "b.txt", path: "b.txt", kind: "file" }],
+    });
+    for (const refused of ["/etc", realpathSync(tmpdir())]) {
+      expect(await files(refused)).toMatchObject({
+        status: 403,
+        body: { error: { code: "E_PROJECT_NOT_OPEN" } },
+      });
+      expect(await serve!.api("GET", `/api/rules${q({ projectRoot: refused })}`)).toMatchObject({
+        status: 403,
+      });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { errorReply, type Reply, reply } from "./httpJson.js";
 import type { ProjectPathCache } from "./projectPaths.js";
+import type { ServedProjects } from "./servedProjects.js";
 import type { SessionHub } from "./sessionHub.js";
 import type { ServiceFailureKind, ServiceResult, WorkspaceServices } from "./workspaceServices.js";
 
@@ -9,6 +10,8 @@ export interface ApiContext {
   hub: SessionHub;
   /** The projects' files for `@` completion, walked once for a burst of keystrokes. */
   projectPaths: ProjectPathCache;
+  /** The projects the routes that take a `projectRoot` answer for. */
+  projects: ServedProjects;
   /** Absent: a server of sessions alone (tests, benchmarks); the routes that need them say so. */
   services?: WorkspaceServices;
 }

@@ -1,15 +1,16 @@
 import { type ApiCall, serviceReply, withServices } from "./apiContext.js";
 import { type Reply, reply } from "./httpJson.js";
 import { completeMentions } from "./mentionCompletions.js";
+import { readProjectQuery } from "./projectAccess.js";
 import { listProjectFolder } from "./projectFolder.js";
-import { methodNotAllowed, noRoute, readQuery } from "./requestParsing.js";
+import { methodNotAllowed, noRoute } from "./requestParsing.js";
 import { filesQuery, mentionsQuery, projectQuery } from "./requestQueries.js";
 
 /**
  * What a project holds besides its sessions, each read for the `projectRoot` the query names:
  * `GET /api/files?dir=`, `GET /api/mentions?q=`, `GET /api/memories`, `DELETE /api/memories/:id`,
- * `GET /api/rules`, `GET /api/mcp`. Files and mentions need only the engine; the rest come from
- * the face's services.
+ * `GET /api/rules`, `GET /api/mcp`, each only for a project the server serves. Files and mentions
+ * need only the engine; the rest come from the face's services.
  */
 export async function projectRoutes(group: string, call: ApiCall): Promise<Reply> {
   const { request, url, rest } = call;
@@ -18,12 +19,12 @@ export async function projectRoutes(group: string, call: ApiCall): Promise<Reply
   if (request.method !== "GET") return methodNotAllowed(request.method);
   switch (group) {
     case "files": {
-      const query = await readQuery(url, filesQuery);
+      const query = await readProjectQuery(call, filesQuery);
       if (!query.ok) return query.reply;
       return serviceReply(await listProjectFolder(query.data.projectRoot, query.data.dir));
     }
     case "mentions": {
-      const query = await readQuery(url, mentionsQuery);
+      const query = await readProjectQuery(call, mentionsQuery);
       if (!query.ok) return query.reply;
       const { projectPaths } = call.context;
       const listPaths = (root: string) => projectPaths.paths(root);
@@ -31,12 +32,12 @@ export async function projectRoutes(group: string, call: ApiCall): Promise<Reply
     }
     case "rules":
       return withServices(call.context, async (services) => {
-        const query = await readQuery(url, projectQuery);
+        const query = await readProjectQuery(call, projectQuery);
         return query.ok ? serviceReply(await services.rules(query.data.projectRoot)) : query.reply;
       });
     case "mcp":
       return withServices(call.context, async (services) => {
-        const query = await readQuery(url, projectQuery);
+        const query = await readProjectQuery(call, projectQuery);
         return query.ok ? serviceReply(await services.mcpServers(query.data.projectRoot)) : query.reply;
       });
     default:
@@ -44,11 +45,12 @@ export async function projectRoutes(group: string, call: ApiCall): Promise<Reply
   }
 }
 
-function memoryRoutes({ request, url, rest, context }: ApiCall): Promise<Reply> {
+function memoryRoutes(call: ApiCall): Promise<Reply> {
+  const { request, url, rest, context } = call;
   return withServices(context, async (services) => {
     const [memoryId, ...extra] = rest;
     if (extra.length > 0) return noRoute(url.pathname);
-    const query = await readQuery(url, projectQuery);
+    const query = await readProjectQuery(call, projectQuery);
     if (!query.ok) return query.reply;
     const { projectRoot } = query.data;
     if (memoryId === undefined) {

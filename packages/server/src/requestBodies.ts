@@ -11,6 +11,9 @@ export const createSessionBody = z.strictObject({
   model: z.string().min(1).optional(),
 });
 
+/** `POST /api/projects`: the user opens a folder, so its files and settings may be read. */
+export const openProjectBody = z.strictObject({ projectRoot: projectRootField });
+
 export const messageBody = z.strictObject({
   text: z.string().refine((text) => text.trim() !== "", "text must not be empty"),
 });

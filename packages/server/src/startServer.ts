@@ -7,6 +7,7 @@ import { eventSockets } from "./eventSocket.js";
 import { errorReply, sendReply } from "./httpJson.js";
 import { routeApi } from "./httpRoutes.js";
 import { ProjectPathCache } from "./projectPaths.js";
+import { ServedProjects } from "./servedProjects.js";
 import type { SessionFactory } from "./sessionFactory.js";
 import { SessionHub } from "./sessionHub.js";
 import { serveStatic } from "./staticFiles.js";
@@ -52,6 +53,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const context: ApiContext = {
     hub,
     projectPaths: new ProjectPathCache(),
+    projects: new ServedProjects(hub, options.services),
     ...(options.services ? { services: options.services } : {}),
   };
   const server = createServer((request, response) => {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { type ApiCall, serviceReply } from "./apiContext.js";
 import { errorReply, type Reply } from "./httpJson.js";
-import { methodNotAllowed, noRoute, readBody, readQuery } from "./requestParsing.js";
+import { projectAccessRefusal, readProjectQuery } from "./projectAccess.js";
+import { methodNotAllowed, noRoute, readBody } from "./requestParsing.js";
 import { projectQuery, projectRootField } from "./requestQueries.js";
 
 const trustBody = z.strictObject({
@@ -26,11 +27,13 @@ export async function trustRoutes(call: ApiCall): Promise<Reply> {
     return errorReply(501, "E_NOT_SUPPORTED", "This server was started without workspace trust services.");
   }
   if (request.method === "GET") {
-    const query = await readQuery(url, projectQuery);
+    const query = await readProjectQuery(call, projectQuery);
     return query.ok ? serviceReply(await services.trust(query.data.projectRoot)) : query.reply;
   }
   if (request.method !== "POST") return methodNotAllowed(request.method);
   const body = await readBody(request, trustBody);
   if (!body.ok) return body.reply;
+  const refusal = await projectAccessRefusal(call, body.data.projectRoot);
+  if (refusal) return refusal;
   return serviceReply(await services.grantTrust(body.data.projectRoot, body.data.fingerprint));
 }

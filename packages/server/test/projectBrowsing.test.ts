@@ -39,6 +39,8 @@ beforeAll(async () => {
   writeFileSync(join(elsewhere, "private.txt"), "not the project's\n");
   symlinkSync(elsewhere, join(root, "outside"));
   t = await startTestServer({});
+  // The project routes serve only projects the user opened.
+  await t.api("POST", "/api/projects", { projectRoot: root });
 });
 afterAll(async () => {
   await t.close();
@@ -196,6 +198,7 @@ describe("GET /api/mentions", () => {
     const big = realpathSync(mkdtempSync(join(tmpdir(), "lathe-browse-big-")));
     mkdirSync(join(big, "gen"));
     for (let i = 10; i < 40; i++) writeFileSync(join(big, "gen", `f${i}.txt`), "");
+    await t.api("POST", "/api/projects", { projectRoot: big });
     const answer = await t.api("GET", `/api/mentions?${new URLSearchParams({ projectRoot: big, q: "f" })}`);
     const items = (answer.body as { items: { label: string }[] }).items;
     expect(items.map((item) => item.label)).toEqual([

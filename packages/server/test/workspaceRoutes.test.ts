@@ -27,6 +27,10 @@ describe("workspace routes hand validated requests to the services", () => {
     const real = realpathSync(mkdtempSync(join(tmpdir(), "lathe-routes-")));
     const linked = join(realpathSync(tmpdir()), `lathe-routes-link-${process.pid}-${Date.now()}`);
     symlinkSync(real, linked);
+    // Opened through its link: the routes below name its real path.
+    expect((await t.api("POST", "/api/projects", { projectRoot: linked })).body).toEqual({
+      projectRoot: real,
+    });
 
     expect((await t.api("GET", "/api/info")).body).toMatchObject({ version: "0.0.0-test" });
     expect(await t.api("GET", "/api/stored-sessions")).toEqual({ status: 200, body: [] });
@@ -126,7 +130,8 @@ describe("workspace routes hand validated requests to the services", () => {
 
   it("answers 501 for workspace routes when the server has no services, files and mentions still work", async () => {
     current = await startTestServer({});
-    const root = mkdtempSync(join(tmpdir(), "lathe-routes-"));
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "lathe-routes-")));
+    await current.api("POST", "/api/projects", { projectRoot: root });
     for (const path of ["/api/info", "/api/settings", "/api/stored-sessions", "/api/sessions/s1/trace"]) {
       const answer = await current.api("GET", path);
       expect(answer.status, path).toBe(501);

@@ -62,6 +62,19 @@ export function App() {
     [fail, model, show],
   );
 
+  /** Shows a folder once the server serves it: the panels read its files, settings and trust. */
+  const openProject = useCallback(
+    async (root: string) => {
+      try {
+        await api.openProject(root);
+        setProjectRoot(root);
+      } catch (error) {
+        fail(error);
+      }
+    },
+    [fail],
+  );
+
   // The address is read once, on the first load; later changes to the callbacks must not re-open.
   const firstLoad = useRef(true);
   useEffect(() => {
@@ -75,11 +88,12 @@ export function App() {
         if (loaded.defaultModel) setModel(loaded.defaultModel);
         const address = readAddress(window.location.hash);
         const root = address.projectRoot ?? loaded.defaultProjectRoot;
-        setProjectRoot(root);
-        if (address.sessionId) void openSession(address.sessionId, root);
+        void openProject(root).then(() => {
+          if (address.sessionId) void openSession(address.sessionId, root);
+        });
       })
       .catch(fail);
-  }, [fail, openSession]);
+  }, [fail, openProject, openSession]);
 
   const newSession = async () => {
     if (!projectRoot) return;
@@ -152,7 +166,7 @@ export function App() {
           aria-label="Project folder"
           defaultValue={projectRoot}
           onKeyDown={(event) => {
-            if (event.key === "Enter") setProjectRoot(event.currentTarget.value.trim() || projectRoot);
+            if (event.key === "Enter") void openProject(event.currentTarget.value.trim() || projectRoot);
           }}
         />
         <select

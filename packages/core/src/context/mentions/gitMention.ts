@@ -18,15 +18,7 @@ export async function resolveGit(mention: Mention, context: ResolverContext): Pr
     if (!revision.test(target)) {
       return { type: "error", error: errorInfo("E_INVALID_ARGS", `"${target}" is not a commit id.`) };
     }
-    const shown = await git(context, [
-      "show",
-      "--no-ext-diff",
-      "--stat",
-      "--patch",
-      "--format=fuller",
-      target,
-      "--",
-    ]);
+    const shown = await git(context, ["show", "--stat", "--patch", "--format=fuller", target, "--"]);
     return shown.ok ? attachment(`git commit ${target}`, shown) : { type: "error", error: shown.error };
   }
   const message = `@git ${mention.argument} is not supported; use @git diff, @git log or @git commit <sha>.`;
@@ -37,9 +29,9 @@ async function gitDiff(context: ResolverContext): Promise<MentionOutcome> {
   // Staged and unstaged apart, since `git diff HEAD` fails in a repository with no commit yet.
   const status = await git(context, ["status", "--short"]);
   if (!status.ok) return { type: "error", error: status.error };
-  const staged = await git(context, ["diff", "--no-ext-diff", "--cached"]);
+  const staged = await git(context, ["diff", "--cached"]);
   if (!staged.ok) return { type: "error", error: staged.error };
-  const unstaged = await git(context, ["diff", "--no-ext-diff"]);
+  const unstaged = await git(context, ["diff"]);
   if (!unstaged.ok) return { type: "error", error: unstaged.error };
   if (status.stdout.trim() === "") {
     return {
@@ -64,7 +56,7 @@ async function gitLog(context: ResolverContext): Promise<MentionOutcome> {
   return log.ok ? attachment("git log", log) : { type: "error", error: log.error };
 }
 
-function git(context: ResolverContext, args: string[]): Promise<GitOutput> {
+function git(context: ResolverContext, args: [string, ...string[]]): Promise<GitOutput> {
   return runGit(args, {
     cwd: context.projectRoot,
     maxBytes: context.limit.gitMaxBytes,

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { runGit } from "../../git/gitRunner.js";
 
 /** The state of the project's git repository, as the model sees it in `<environment>`. */
 export interface GitFacts {
@@ -23,8 +23,8 @@ const maxOutputBytes = 16 * 1024 * 1024;
 /** Undefined when `directory` is not in a git work tree, git is missing, or it did not answer in time. */
 export async function readGitSummary(directory: string): Promise<GitFacts | undefined> {
   const [status, log] = await Promise.all([
-    runGit(directory, ["status", "--porcelain=v2", "--branch"]),
-    runGit(directory, ["-c", "log.showSignature=false", "log", `-n${maxCommits}`, "--format=%h %s"]),
+    gitOutput(directory, ["status", "--porcelain=v2", "--branch"]),
+    gitOutput(directory, ["log", `-n${maxCommits}`, "--format=%h %s"]),
   ]);
   if (status === undefined) return undefined;
   // A repository without commits has no log; that is not a failure.
@@ -58,36 +58,9 @@ function shortenSubject(line: string): string {
   return line.length <= maxSubjectChars ? line : `${line.slice(0, maxSubjectChars - 1)}…`;
 }
 
-/** Git's standard output, or undefined on any failure (not a repository, no git, timeout). */
-function runGit(cwd: string, args: string[]): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    try {
-      execFile(
-        "git",
-        args,
-        { cwd, env: gitEnvironment(), encoding: "utf8", timeout: gitTimeoutMs, maxBuffer: maxOutputBytes },
-        (error, stdout) => resolve(error === null ? stdout : undefined),
-      );
-    } catch {
-      // execFile throws synchronously on arguments it cannot use; the facts are optional.
-      resolve(undefined);
-    }
-  });
-}
-
-/** Variables that would point git at another repository (set when Lathe runs from a git hook). */
-const repositoryVariables: ReadonlySet<string> = new Set([
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_INDEX_FILE",
-  "GIT_COMMON_DIR",
-]);
-
-/**
- * The caller's environment without `repositoryVariables`, with no optional locks so a status
- * never blocks the user's own git commands, and with prompts off.
- */
-function gitEnvironment(): NodeJS.ProcessEnv {
-  const inherited = Object.entries(process.env).filter(([name]) => !repositoryVariables.has(name));
-  return { ...Object.fromEntries(inherited), GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" };
+/** Git's standard output, or undefined on any failure (not a repository, no git, timeout, cut). */
+async function gitOutput(cwd: string, args: [string, ...string[]]): Promise<string | undefined> {
+  const result = await runGit({ args, cwd, timeoutMs: gitTimeoutMs, maxBytes: maxOutputBytes });
+  if (!result.ok || result.value.exitCode !== 0 || result.value.cut) return undefined;
+  return result.value.stdout.toString("utf8");
 }
