@@ -24,6 +24,7 @@ import { clientFor } from "./modelClients.js";
 import { projectRootFrom } from "./projectRoot.js";
 import { settleProjectTrust } from "./projectTrust.js";
 import { sessionTools } from "./sessionTools.js";
+import { sessionDefaultSandbox } from "./toolCallSetup.js";
 import type { UserSettings } from "./userSettings.js";
 
 export interface EngineInputs {
@@ -54,9 +55,6 @@ export type EngineSetup =
       close(): Promise<void>;
     }
   | { ok: false; error: LatheErrorInfo; kind: "usage" | "auth" | "no_model" | "storage" };
-
-/** Commands run in bubblewrap where it works, with the network off until a command needs it and is approved. */
-const defaultSandbox = { mode: "auto", network: false } as const;
 
 /** Builds a session from flags, settings and environment; flags win over settings. */
 export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
@@ -111,14 +109,15 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     projectTrusted: trusted,
   });
   for (const problem of hooks.errors) inputs.warn?.(`hooks: ${problem.file}: ${problem.message}`);
+  const secrets = knownSecrets({
+    env,
+    latheHome: inputs.latheHome,
+    ...(args.apiKey ? { apiKey: args.apiKey } : {}),
+  });
   const persistence = await openPersistence({
     latheHome: inputs.latheHome,
     projectRoot: projectRoot.path,
-    secrets: knownSecrets({
-      env,
-      latheHome: inputs.latheHome,
-      ...(args.apiKey ? { apiKey: args.apiKey } : {}),
-    }),
+    secrets,
     ...(settings.checkpoints ? { checkpoints: settings.checkpoints } : {}),
     ...(settings.telemetry ? { telemetry: settings.telemetry } : {}),
     ...(settings.logLevel ? { logLevel: settings.logLevel } : {}),
@@ -171,7 +170,8 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     hooks: hooks.hooks,
     rules: layers.rules,
     subagents: { projectAgents: trusted },
-    sandbox: settings.sandbox ?? defaultSandbox,
+    secrets,
+    sandbox: settings.sandbox ?? sessionDefaultSandbox,
     ...(settings.approvalTimeoutSeconds ? { approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000 } : {}),
     projectRoot: projectRoot.path,
     latheHome: inputs.latheHome,

@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
   type ApprovalMode,
@@ -14,11 +12,12 @@ import {
   type RuleError,
   removeRule,
   settingsFileFor,
-  ToolRegistry,
 } from "@lathe/core";
 import { exitCodes } from "./exitCodes.js";
 import { latheHomeFrom } from "./latheHome.js";
 import { projectRootFrom } from "./projectRoot.js";
+import { setUpToolCall } from "./toolCallSetup.js";
+import { loadUserSettings } from "./userSettings.js";
 
 export interface PolicyCommandIo {
   /** The arguments after `policy`. */
@@ -39,6 +38,9 @@ Commands:
                            print the policy's decision on one call, without running it:
                            {"decision":"allow|ask|deny","risk":"safe|low|medium|high|critical",
                             "reason":"…","code":"E_…"}   (code only when denied)
+                           The decision is the one a session in this folder makes: the same
+                           tools (web tools and MCP tools included), path guard, network guard
+                           (the URL's host is resolved, nothing is sent), rules and sandbox.
 
 Options:
       --cwd DIR              project directory (default: the current directory)
@@ -212,28 +214,38 @@ async function checkCommand(context: CommandContext): Promise<number> {
   const { io, values } = context;
   if (values.tool === undefined) return context.misuse("check needs --tool NAME");
   if (values.args === undefined) return context.misuse("check needs --args JSON (--args '{}' for none)");
-  const approvalMode = approvalModeFor(context);
+  const settings = loadUserSettings(context.latheHome);
+  if (!settings.ok) return context.misuse(settings.message);
+  const approvalMode = approvalModeFor(values["approval-mode"], settings.settings.approvalMode);
   if (!approvalMode.ok) return context.misuse(approvalMode.message);
-  const registry = new ToolRegistry(builtinTools());
-  const validated = registry.validate(values.tool, values.args);
-  // Nothing to judge: the call would fail before the policy is asked.
-  if (!validated.ok) return context.misuse(validated.error.message);
-  const { rules, errors } = layers(context);
-  if (errors.length > 0) {
-    printErrors(io, errors);
-    io.stderr("lathe policy: fix or remove the rules above; a decision without them could be wrong\n");
-    return exitCodes.usage;
-  }
-  const decision = await decidePolicy({
-    tool: validated.tool,
-    args: validated.args,
+  const setup = await setUpToolCall({
     projectRoot: context.projectRoot,
-    approvalMode: approvalMode.mode,
-    rules,
     latheHome: context.latheHome,
+    settings: settings.settings,
+    env: io.env,
+    cli: { allow: values.allow ?? [], deny: values.deny ?? [] },
+    warn: (message) => io.stderr(`lathe policy: ${message}\n`),
   });
-  io.stdout(`${JSON.stringify(decisionLine(decision))}\n`);
-  return exitCodes.completed;
+  try {
+    const validated = setup.registry.validate(values.tool, values.args);
+    // Nothing to judge: the call would fail before the policy is asked, with this code.
+    if (!validated.ok) return context.misuse(`${validated.error.code}: ${validated.error.message}`);
+    if (setup.ruleErrors.length > 0) {
+      printErrors(io, setup.ruleErrors);
+      io.stderr("lathe policy: fix or remove the rules above; a decision without them could be wrong\n");
+      return exitCodes.usage;
+    }
+    const decision = await decidePolicy({
+      tool: validated.tool,
+      args: validated.args,
+      approvalMode: approvalMode.mode,
+      ...setup.policy,
+    });
+    io.stdout(`${JSON.stringify(decisionLine(decision))}\n`);
+    return exitCodes.completed;
+  } finally {
+    await setup.close();
+  }
 }
 
 /** The fields of SPEC §1 in their order; code only when denied, the deciding rule when one did. */
@@ -250,33 +262,13 @@ function decisionLine(decision: PolicyDecision): Record<string, string> {
 
 type ModeChoice = { ok: true; mode: ApprovalMode } | { ok: false; message: string };
 
-/**
- * `--approval-mode`, else the user's `approvalMode` setting, else ask_first. The setting is read on
- * its own so that other keys of the file (rules among them) are not this command's business.
- */
-function approvalModeFor(context: CommandContext): ModeChoice {
-  const flag = context.values["approval-mode"];
-  if (flag !== undefined) {
-    const parsed = approvalModeSchema.safeParse(flag);
-    return parsed.success
-      ? { ok: true, mode: parsed.data }
-      : { ok: false, message: `--approval-mode must be one of ${approvalModeSchema.options.join(", ")}` };
-  }
-  const file = join(context.latheHome, "settings.json");
-  let setting: unknown;
-  try {
-    const json: unknown = JSON.parse(readFileSync(file, "utf8"));
-    setting =
-      typeof json === "object" && json !== null && "approvalMode" in json ? json.approvalMode : undefined;
-  } catch {
-    // A missing file means defaults; an unreadable one is reported by the rules it should hold.
-    setting = undefined;
-  }
-  if (setting === undefined) return { ok: true, mode: "ask_first" };
-  const parsed = approvalModeSchema.safeParse(setting);
+/** `--approval-mode`, else the user's `approvalMode` setting, else ask_first. */
+function approvalModeFor(flag: string | undefined, setting: ApprovalMode | undefined): ModeChoice {
+  if (flag === undefined) return { ok: true, mode: setting ?? "ask_first" };
+  const parsed = approvalModeSchema.safeParse(flag);
   return parsed.success
     ? { ok: true, mode: parsed.data }
-    : { ok: false, message: `${file}: approvalMode must be one of ${approvalModeSchema.options.join(", ")}` };
+    : { ok: false, message: `--approval-mode must be one of ${approvalModeSchema.options.join(", ")}` };
 }
 
 function printErrors(io: PolicyCommandIo, errors: readonly RuleError[]): void {

@@ -4,21 +4,21 @@ import {
   type ApprovalMode,
   approvalModeSchema,
   BackgroundTerminals,
-  builtinTools,
   decideByRisk,
   decidePolicy,
   defaultOutputLimits,
   FileReadLedger,
-  loadRuleLayers,
+  type PolicyDecision,
   runTool,
   type ToolContext,
-  ToolRegistry,
+  type ToolRegistry,
   type ToolResult,
 } from "@lathe/core";
-import { errorInfo, type LatheErrorInfo, newId, type Risk } from "@lathe/protocol";
+import { errorInfo, type LatheErrorInfo, newId } from "@lathe/protocol";
 import { exitCodes } from "./exitCodes.js";
 import { latheHomeFrom } from "./latheHome.js";
 import { projectRootFrom } from "./projectRoot.js";
+import { setUpToolCall, type ToolCallSetup } from "./toolCallSetup.js";
 import { loadUserSettings } from "./userSettings.js";
 
 export interface ToolCommandIo {
@@ -30,7 +30,7 @@ export interface ToolCommandIo {
   stderr(text: string): void;
 }
 
-const usageHead = `Usage: lathe tool <name> --args <json> [--cwd DIR] [--approval-mode MODE]
+const usageHead = `Usage: lathe tool <name> --args <json> [--cwd DIR] [--approval-mode MODE] [--no-sandbox]
 
 Runs one tool outside a session, under the same policy as a session, and prints one JSON line:
   {"ok":true,"output":"…","metadata":{…}}        (metadata when the tool returns some)
@@ -43,42 +43,28 @@ Options:
       --approval-mode MODE   manual | ask_first (default) | auto_edit | auto | yolo;
                              nobody can approve here, so a call the mode would ask about
                              fails with E_USER_REJECTED
+      --no-sandbox           run commands outside the sandbox (by default they run in it
+                             as in a session: settings.sandbox, else bubblewrap where it works)
   -h, --help                 this help; after a tool name, that tool's description and schema
 
+The tools are a session's in this folder: the built-ins, the web tools, and the tools of the MCP
+servers in $LATHE_HOME/mcp.json and, in a trusted folder, the project's.
 Commands started with run_terminal_cmd and is_background are stopped when lathe tool exits.
 `;
 
 const descriptionWidth = 90;
 
-/** `lathe tool`: validate, judge the risk, run, print one JSON line. Returns the exit code. */
+/** `lathe tool`: validate, judge as a session would, run, print one JSON line. Returns the exit code. */
 export async function runToolCommand(io: ToolCommandIo): Promise<number> {
-  const registry = new ToolRegistry(builtinTools());
   const parsed = parseToolArgs(io.argv);
   const misuse = (message: string) => {
-    io.stderr(`lathe tool: ${message}\n\n${usageWithTools(registry)}`);
+    io.stderr(`lathe tool: ${message}\n\n${usageHead}`);
     return exitCodes.usage;
   };
   if (!parsed.ok) return misuse(parsed.message);
   const { name, values } = parsed;
-
-  if (values.help) {
-    if (name === undefined) {
-      io.stdout(usageWithTools(registry));
-      return exitCodes.completed;
-    }
-    const tool = registry.get(name);
-    if (tool === undefined) return misuse(`unknown tool "${name}"`);
-    io.stdout(toolHelp(tool, registry));
-    return exitCodes.completed;
-  }
-  if (name === undefined) return misuse("no tool name given");
-  if (values.args === undefined)
-    return misuse("--args is required (use --args '{}' for a tool without arguments)");
-  try {
-    JSON.parse(values.args);
-  } catch (error) {
-    return misuse(`--args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const call = values.help || name === undefined ? undefined : callFrom(name, values.args);
+  if (call !== undefined && !call.ok) return misuse(call.message);
   const approval =
     values["approval-mode"] === undefined ? undefined : approvalModeSchema.safeParse(values["approval-mode"]);
   if (approval !== undefined && !approval.success) {
@@ -91,12 +77,61 @@ export async function runToolCommand(io: ToolCommandIo): Promise<number> {
   if (!settings.ok) return misuse(settings.message);
   const approvalMode = approval?.data ?? settings.settings.approvalMode ?? "ask_first";
 
-  const result = await validateAndRun(registry, name, values.args, {
+  const setup = await setUpToolCall({
     projectRoot: projectRoot.path,
     latheHome,
-    approvalMode,
+    settings: settings.settings,
+    env: io.env,
+    noSandbox: values["no-sandbox"] === true,
+    warn: (message) => io.stderr(`lathe tool: ${message}\n`),
   });
-  io.stdout(`${JSON.stringify(resultLine(result))}\n`);
+  try {
+    if (!values.help && name === undefined) {
+      io.stderr(`lathe tool: no tool name given\n\n${usageWithTools(setup.registry)}`);
+      return exitCodes.usage;
+    }
+    if (call === undefined) return help(io, setup.registry, name, misuse);
+    const result = await validateAndRun(setup, call.name, call.args, approvalMode);
+    io.stdout(`${JSON.stringify(resultLine(result))}\n`);
+    return exitCodes.completed;
+  } finally {
+    await setup.close();
+  }
+}
+
+type CallRequest = { ok: true; name: string; args: string } | { ok: false; message: string };
+
+function callFrom(name: string, args: string | undefined): CallRequest {
+  if (args === undefined)
+    return { ok: false, message: "--args is required (use --args '{}' for a tool without arguments)" };
+  try {
+    JSON.parse(args);
+  } catch (error) {
+    return {
+      ok: false,
+      message: `--args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  return { ok: true, name, args };
+}
+
+function help(
+  io: ToolCommandIo,
+  registry: ToolRegistry,
+  name: string | undefined,
+  misuse: (message: string) => number,
+): number {
+  if (name === undefined) {
+    io.stdout(usageWithTools(registry));
+    return exitCodes.completed;
+  }
+  const tool = registry.get(name);
+  if (tool === undefined) {
+    const suggestions = registry.suggest(name);
+    const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(", ")}?` : "";
+    return misuse(`E_TOOL_NOT_FOUND: unknown tool "${name}".${hint}`);
+  }
+  io.stdout(toolHelp(tool, registry));
   return exitCodes.completed;
 }
 
@@ -125,41 +160,27 @@ function parse(argv: string[]) {
       args: { type: "string" },
       cwd: { type: "string" },
       "approval-mode": { type: "string" },
+      "no-sandbox": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
 }
 
-interface RunSettings {
-  projectRoot: string;
-  latheHome: string;
-  approvalMode: ApprovalMode;
-}
-
 /** The steps of the session's scheduler for one call, with "ask" turned into a rejection. */
 async function validateAndRun(
-  registry: ToolRegistry,
+  setup: ToolCallSetup,
   name: string,
   rawArguments: string,
-  settings: RunSettings,
+  approvalMode: ApprovalMode,
 ): Promise<ToolResult> {
-  const validated = registry.validate(name, rawArguments);
+  const validated = setup.registry.validate(name, rawArguments);
   if (!validated.ok) return { ok: false, error: validated.error };
   const { tool, args } = validated;
-  const policy = await decidePolicy({
-    tool,
-    args,
-    projectRoot: settings.projectRoot,
-    approvalMode: settings.approvalMode,
-    rules: loadRuleLayers({ latheHome: settings.latheHome, projectRoot: settings.projectRoot }).rules,
-    latheHome: settings.latheHome,
-  });
+  const policy = await decidePolicy({ tool, args, approvalMode, ...setup.policy });
   if (policy.decision === "deny") {
     return { ok: false, error: errorInfo(policy.code ?? "E_SECURITY_BLOCKED", policy.reason) };
   }
-  if (policy.decision === "ask") {
-    return { ok: false, error: cannotAsk(tool.name, policy.risk, settings.approvalMode) };
-  }
+  if (policy.decision === "ask") return { ok: false, error: cannotAsk(tool.name, policy, approvalMode) };
 
   const controller = new AbortController();
   const cancel = () => controller.abort();
@@ -167,10 +188,10 @@ async function validateAndRun(
   process.once("SIGTERM", cancel);
   const terminals = new BackgroundTerminals();
   const context: ToolContext = {
-    projectRoot: settings.projectRoot,
+    projectRoot: setup.policy.projectRoot,
     sessionId: newId(),
     callId: newId(),
-    latheHome: settings.latheHome,
+    latheHome: setup.policy.latheHome,
     signal: controller.signal,
     // The one JSON line is the whole answer; nothing streams beside it.
     emitOutput: () => {},
@@ -178,6 +199,7 @@ async function validateAndRun(
     fileReads: new FileReadLedger({ enforce: false }),
     terminals,
     outputLimits: defaultOutputLimits,
+    ...(setup.sandbox ? { sandbox: setup.sandbox } : {}),
   };
   try {
     return await runTool(tool, args, context);
@@ -189,9 +211,15 @@ async function validateAndRun(
   }
 }
 
-function cannotAsk(toolName: string, risk: Risk, mode: ApprovalMode): LatheErrorInfo {
+function cannotAsk(toolName: string, policy: PolicyDecision, mode: ApprovalMode): LatheErrorInfo {
+  if (policy.needsNetwork && decideByRisk(mode, policy.risk) === "allow") {
+    const message =
+      `${toolName} needs the network, which the sandbox cuts off, and nobody can approve it here. ` +
+      "Re-run with --no-sandbox, or set sandbox.network to true in settings.json.";
+    return errorInfo("E_USER_REJECTED", message);
+  }
   const allowing = approvalModeSchema.options.filter(
-    (candidate) => decideByRisk(candidate, risk) === "allow",
+    (candidate) => decideByRisk(candidate, policy.risk) === "allow",
   );
   const [least, ...more] = allowing;
   const remedy =
@@ -199,7 +227,7 @@ function cannotAsk(toolName: string, risk: Risk, mode: ApprovalMode): LatheError
       ? "No approval mode allows it."
       : `Re-run with --approval-mode ${least}${more.length > 0 ? ` (or ${more.join(", ")})` : ""} to allow it.`;
   const message =
-    `${toolName} is ${risk} risk, and approval mode ${mode} asks before running it; ` +
+    `${toolName} is ${policy.risk} risk, and approval mode ${mode} asks before running it; ` +
     `nobody can approve a call here. ${remedy}`;
   return errorInfo("E_USER_REJECTED", message);
 }

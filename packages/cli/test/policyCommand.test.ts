@@ -20,6 +20,13 @@ async function workspace(layers: Layers = {}, files: Record<string, string> = {}
   return ws;
 }
 
+/** A project whose own settings take effect, as after the user trusted it. */
+async function trustedWorkspace(layers: Omit<Layers, "user">) {
+  const ws = await workspace(layers);
+  writeFileSync(join(ws.home, "settings.json"), JSON.stringify({ trustedFolders: [ws.root] }));
+  return ws;
+}
+
 async function policy(ws: { root: string; home: string }, args: string[]) {
   const run = await runLathe(["policy", ...args, "--cwd", ws.root], { home: ws.home });
   return { run, json: () => JSON.parse(run.stdout) };
@@ -184,7 +191,7 @@ describe("lathe policy check", () => {
   });
 
   it("applies rules from settings and flags, deny first, with the code only when denied", async () => {
-    const ws = await workspace({ project: { permissions: { allow: ["write_file(src/**)"] } } });
+    const ws = await trustedWorkspace({ project: { permissions: { allow: ["write_file(src/**)"] } } });
     expect(await check(ws, "write_file", { path: "src/a.ts", contents: "x" })).toMatchObject({
       decision: "allow",
       rule: "write_file(src/**)",
@@ -203,7 +210,9 @@ describe("lathe policy check", () => {
   });
 
   it("never lets a command rule allow a compound command it does not cover", async () => {
-    const ws = await workspace({ local: { permissions: { allow: ["run_terminal_cmd(npm test *)"] } } });
+    const ws = await trustedWorkspace({
+      local: { permissions: { allow: ["run_terminal_cmd(npm test *)"] } },
+    });
     expect(await check(ws, "run_terminal_cmd", { command: "npm test -- foo" })).toMatchObject({
       decision: "allow",
       rule: "run_terminal_cmd(npm test *)",
@@ -223,6 +232,44 @@ describe("lathe policy check", () => {
     expect(result).toMatchObject({ decision: "ask", risk: "critical" });
   });
 
+  it("leaves out the allow rules of a project nobody trusted, as a session does", async () => {
+    const ws = await workspace({ project: { permissions: { allow: ["write_file(src/**)"] } } });
+    expect(await check(ws, "write_file", { path: "src/a.ts", contents: "x" })).toMatchObject({
+      decision: "ask",
+      risk: "medium",
+    });
+  });
+
+  it("refuses a read outside the project with the path guard's code, in every mode", async () => {
+    const ws = await workspace();
+    expect(await check(ws, "read_file", { path: "/etc/passwd" }, ["--approval-mode", "yolo"])).toMatchObject({
+      decision: "deny",
+      code: "E_PATH_TRAVERSAL",
+    });
+  });
+
+  it("judges web_fetch by its URL, and lets a domain rule allow a site", async () => {
+    const ws = await workspace();
+    expect(
+      await check(ws, "web_fetch", { url: "http://10.0.0.1/" }, ["--approval-mode", "yolo"]),
+    ).toMatchObject({
+      decision: "deny",
+      code: "E_NETWORK_BLOCKED",
+    });
+    const site = { url: "https://docs.invalid/a" };
+    expect(await check(ws, "web_fetch", site, ["--approval-mode", "manual"])).toMatchObject({
+      decision: "ask",
+    });
+    expect(
+      await check(ws, "web_fetch", site, [
+        "--approval-mode",
+        "manual",
+        "--allow",
+        "web_fetch(domain:docs.invalid)",
+      ]),
+    ).toMatchObject({ decision: "allow", rule: "web_fetch(domain:docs.invalid)" });
+  });
+
   it("takes the approval mode from the user's settings, beside their rules", async () => {
     const ws = await workspace({ user: { approvalMode: "yolo", permissions: { allow: ["read_file"] } } });
     expect(await check(ws, "write_file", { path: "b.txt", contents: "b" })).toMatchObject({
@@ -231,7 +278,11 @@ describe("lathe policy check", () => {
   });
 
   it.each([
-    { why: "the tool is unknown", args: ["--tool", "nope", "--args", "{}"], message: 'Unknown tool "nope"' },
+    {
+      why: "the tool is unknown",
+      args: ["--tool", "web_fetc", "--args", "{}"],
+      message: 'E_TOOL_NOT_FOUND: Unknown tool "web_fetc". Did you mean: web_fetch?',
+    },
     {
       why: "the arguments do not fit",
       args: ["--tool", "read_file", "--args", '{"path":3}'],

@@ -1,6 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { processGoneWithin } from "@lathe/testkit";
+import { detectSandbox } from "@lathe/core";
+import { fakeKeys, processGoneWithin } from "@lathe/testkit";
 import { describe, expect, it } from "vitest";
 import { makeWorkspace, runLathe } from "./latheProcess.js";
 
@@ -83,12 +85,14 @@ describe("lathe tool", () => {
   });
 
   it("stops a background command when it exits", async () => {
+    // Outside the sandbox, so that the pid the command writes is the host's, not its namespace's.
     const { line, ws } = await tool([
       "run_terminal_cmd",
       "--args",
       JSON.stringify({ command: "echo $$ > leader.pid; sleep 30", is_background: true }),
       "--approval-mode",
       "yolo",
+      "--no-sandbox",
     ]);
     expect(line.metadata).toMatchObject({ terminalId: "t1", status: { state: "running" } });
     const leader = Number.parseInt(readFileSync(join(ws.root, "leader.pid"), "utf8"), 10);
@@ -138,5 +142,98 @@ describe("lathe tool", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("lathe tool terminal_output --args <json>   (read)");
     expect(run.stdout).toContain('"since_last"');
+  });
+});
+
+const sandbox = await detectSandbox();
+
+describe.runIf(sandbox.available)("lathe tool run_terminal_cmd in the sandbox", () => {
+  const touch = (marker: string, extra: string[] = []) =>
+    tool([
+      "run_terminal_cmd",
+      "--args",
+      JSON.stringify({ command: `touch ${marker}` }),
+      "--approval-mode",
+      "yolo",
+      ...extra,
+    ]);
+
+  it("cannot write outside the project, even in yolo mode", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "lathe-outside-"));
+    const { line } = await touch(join(outside, "marker"));
+    expect(line.ok).toBe(true);
+    expect(line.metadata.exitCode).not.toBe(0);
+    expect(existsSync(join(outside, "marker"))).toBe(false);
+  });
+
+  it("finds the file system read-only beyond the project and its private /tmp", async () => {
+    const outside = mkdtempSync(join("/var/tmp", "lathe-outside-"));
+    const { line } = await touch(join(outside, "marker"));
+    expect(line.output).toContain("Read-only file system");
+    expect(existsSync(join(outside, "marker"))).toBe(false);
+  });
+
+  it("writes there with --no-sandbox, the user's own word", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "lathe-outside-"));
+    const { line } = await touch(join(outside, "marker"), ["--no-sandbox"]);
+    expect(line.metadata.exitCode).toBe(0);
+    expect(existsSync(join(outside, "marker"))).toBe(true);
+  });
+
+  it("still writes inside the project", async () => {
+    const { line, ws } = await tool([
+      "run_terminal_cmd",
+      "--args",
+      '{"command":"touch inside"}',
+      "--approval-mode",
+      "yolo",
+    ]);
+    expect(line.metadata.exitCode).toBe(0);
+    expect(existsSync(join(ws.root, "inside"))).toBe(true);
+  });
+});
+
+describe("lathe tool knows a session's tools", () => {
+  it("lists the web tools on --help", async () => {
+    const help = await tool(["--help"]);
+    for (const name of ["web_fetch", "web_search", "browser_use", "generate_image"]) {
+      expect(help.run.stdout).toMatch(new RegExp(`^  ${name} +\\S.*$`, "m"));
+    }
+  });
+
+  it("refuses a fetch of a blocked address before sending anything", async () => {
+    const { line } = await tool([
+      "web_fetch",
+      "--args",
+      '{"url":"http://169.254.169.254/"}',
+      "--approval-mode",
+      "yolo",
+    ]);
+    expect(line.error.code).toBe("E_NETWORK_BLOCKED");
+  });
+
+  it("refuses a fetch of a URL carrying a key this machine holds", async () => {
+    const ws = await makeWorkspace();
+    const url = `https://example.com/?k=${fakeKeys.openai}`;
+    const run = await runLathe(
+      ["tool", "web_fetch", "--args", JSON.stringify({ url }), "--approval-mode", "yolo", "--cwd", ws.root],
+      { home: ws.home, env: { OPENAI_API_KEY: fakeKeys.openai } },
+    );
+    const line = JSON.parse(run.stdout);
+    expect(line.error.code).toBe("E_SECURITY_BLOCKED");
+    expect(line.error.message).not.toContain(fakeKeys.openai);
+  });
+
+  it("refuses a read outside the project with the path guard's code", async () => {
+    const { line } = await tool(["read_file", "--args", '{"path":"/etc/passwd"}', "--approval-mode", "yolo"]);
+    expect(line.error.code).toBe("E_PATH_TRAVERSAL");
+  });
+
+  it("says E_TOOL_NOT_FOUND with a suggestion for a web tool misspelt", async () => {
+    const { line } = await tool(["web_fetc", "--args", "{}"]);
+    expect(line.error).toEqual({
+      code: "E_TOOL_NOT_FOUND",
+      message: 'Unknown tool "web_fetc". Did you mean: web_fetch?',
+    });
   });
 });

@@ -5,7 +5,7 @@ import type { CallSubjects } from "./policyTypes.js";
 /** Arguments that name one file or directory, in any tool (MCP tools included). */
 const pathArguments = ["path", "file", "filename", "file_path", "target_file", "working_directory", "cwd"];
 /** Arguments that name several. */
-const pathListArguments = ["paths", "files"];
+const pathListArguments = ["paths", "files", "target_directories"];
 
 /**
  * What a call touches, read from its argument names rather than from each tool, so that a new

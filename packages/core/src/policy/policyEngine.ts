@@ -1,8 +1,10 @@
 import type { Risk } from "@lathe/protocol";
 import { type ApprovalMode, decideByRisk } from "./approvalMode.js";
 import { callSubjects } from "./callSubjects.js";
-import type { Assessment, JudgedTool, PermissionRule, PolicyDecision } from "./policyTypes.js";
+import { refusedPath } from "./pathPrecheck.js";
+import type { Assessment, CallSubjects, JudgedTool, PermissionRule, PolicyDecision } from "./policyTypes.js";
 import { evaluateRules } from "./rules/index.js";
+import { urlCarriesSecret } from "./secretInUrl.js";
 import { isSensitivePath } from "./sensitivePaths.js";
 
 export interface PolicyInput {
@@ -13,29 +15,56 @@ export interface PolicyInput {
   approvalMode: ApprovalMode;
   rules: readonly PermissionRule[];
   latheHome: string;
+  /** Every key this process knows (`knownSecrets`): a call that would send one away is refused. */
+  secrets?: readonly string[];
+  /** Present when commands run in a working sandbox, which cuts the network off unless always on. */
+  sandbox?: { networkAlwaysOn: boolean };
 }
 
 /**
- * The one place that decides whether a call runs (SPEC §5): a hard block denies in every mode;
- * then deny > ask > allow rules; then the approval mode's risk matrix. Sensitive paths raise the
- * risk to critical. Nothing in the arguments can change the rules themselves.
+ * The one place that decides whether a call runs (SPEC §5), for a session's scheduler and for
+ * `lathe policy check` and `lathe tool` alike. Hard blocks deny in every mode: a known key in a
+ * URL, a path the path guard refuses, the tool's own block (the network guard's pre-check, a
+ * destructive command). Then deny > ask > allow rules, then the approval mode's risk matrix.
+ * Sensitive paths raise the risk to critical. Nothing in the arguments can change the rules.
  */
 export async function decidePolicy(input: PolicyInput): Promise<PolicyDecision> {
+  const subjects = callSubjects(input.tool.name, input.args);
+  const hardBlock = await guardBlock(input, subjects);
+  if (hardBlock) return deny(hardBlock);
   const assessment = await assess(input.tool, input.args, input.projectRoot);
-  const decision = await decide(input, assessment);
-  return assessment.needsNetwork ? { ...decision, needsNetwork: true } : decision;
+  if (assessment.block) return deny(assessment.block);
+  const decision = decide(input, subjects, assessment);
+  return assessment.needsNetwork ? withNetworkQuestion({ ...decision, needsNetwork: true }, input) : decision;
 }
 
-async function decide(input: PolicyInput, assessment: Assessment): Promise<PolicyDecision> {
-  if (assessment.block) {
+/** Checked before the tool's own judgement, which may resolve the URL's host name. */
+async function guardBlock(input: PolicyInput, subjects: CallSubjects): Promise<Assessment["block"]> {
+  if (subjects.url !== undefined && urlCarriesSecret(subjects.url, input.secrets ?? [])) {
     return {
-      decision: "deny",
-      risk: "critical",
-      reason: assessment.block.reason,
-      code: assessment.block.code,
+      code: "E_SECURITY_BLOCKED",
+      reason: "The URL carries an API key this machine holds; it is never sent anywhere.",
     };
   }
-  const subjects = callSubjects(input.tool.name, input.args);
+  const refused = await refusedPath(input.tool.name, subjects.paths, input);
+  return refused ? { code: refused.code, reason: refused.message } : undefined;
+}
+
+function deny(block: NonNullable<Assessment["block"]>): PolicyDecision {
+  return { decision: "deny", risk: "critical", reason: block.reason, code: block.code };
+}
+
+/** In the sandbox a call that needs the network asks first, whatever the mode would say. */
+function withNetworkQuestion(decision: PolicyDecision, input: PolicyInput): PolicyDecision {
+  if (!input.sandbox || input.sandbox.networkAlwaysOn || decision.decision !== "allow") return decision;
+  return {
+    ...decision,
+    decision: "ask",
+    reason: `${decision.reason}; it needs the network, which the sandbox cuts off`,
+  };
+}
+
+function decide(input: PolicyInput, subjects: CallSubjects, assessment: Assessment): PolicyDecision {
   const sensitive = subjects.paths.find((path) =>
     isSensitivePath(path, { projectRoot: input.projectRoot, latheHome: input.latheHome }),
   );

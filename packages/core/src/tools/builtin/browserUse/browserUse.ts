@@ -1,6 +1,7 @@
 import { stripVTControlCharacters } from "node:util";
 import { errorInfo, LatheError, type LatheErrorInfo } from "@lathe/protocol";
 import { assetUrl } from "../../../assetPath.js";
+import { urlBlock } from "../../../policy/urlPrecheck.js";
 import { defineTool, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import { actionRisk } from "./actionRisk.js";
@@ -8,6 +9,7 @@ import { type BrowserAction, browserUseSchema } from "./actionSchema.js";
 import type { BrowserSessions } from "./browserSessions.js";
 import { type BrowserSettings, withBrowserDefaults } from "./browserSettings.js";
 import { click, type } from "./interactions.js";
+import { allowancesOf } from "./launchBrowser.js";
 import { navigate } from "./navigate.js";
 import { getText, readConsole, wait } from "./pageReading.js";
 import type { ActionEnv } from "./pageReport.js";
@@ -31,6 +33,14 @@ export function browserUseTool(settings: () => BrowserSettings, sessions: Browse
     schema: browserUseSchema,
     kind: "fetch",
     risk: actionRisk,
+    // A navigation's URL passes the network guard before the browser starts, as `navigate` does.
+    assess: async (args) => {
+      const risk = actionRisk(args);
+      const reason = `browser_use ${args.action} is ${risk} risk`;
+      if (args.action !== "navigate") return { risk, reason };
+      const block = await urlBlock(args.url, allowancesOf(withBrowserDefaults(settings())));
+      return block ? { risk: "critical", reason: block.reason, block } : { risk, reason };
+    },
     // A navigation may start the browser first; an action may also wait for the one queued before it.
     timeoutMs: initial.launchTimeoutMs + 2 * initial.actionTimeoutMs + schedulerMarginMs,
     truncation: "head",

@@ -3,6 +3,8 @@ import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { type GuardedResponse, guardedFetch } from "../../../policy/networkGuard/index.js";
+import type { Assessment } from "../../../policy/policyTypes.js";
+import { urlBlock } from "../../../policy/urlPrecheck.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import { decodeText } from "./decodeText.js";
@@ -62,12 +64,32 @@ export function webFetchTool(settings: () => WebFetchSettings) {
     kind: "fetch",
     // Whether the address may be reached is the network guard's decision, made on every hop.
     risk: () => "low",
+    assess: (args) => assessFetch(args.url, resolveWebFetchSettings(settings())),
     get timeoutMs() {
       return resolveWebFetchSettings(settings()).timeoutMs + conversionGraceMs;
     },
     truncation: "head",
     execute: (args, ctx) => webFetch(args, ctx, resolveWebFetchSettings(settings())),
   });
+}
+
+/**
+ * The URL judged before anything is sent: what the network guard would refuse is blocked with
+ * its code, so `policy check` and the session say no where the fetch would. A page that may be
+ * read is low risk; `web_fetch(domain:…)` rules decide per site.
+ */
+async function assessFetch(url: string, settings: ResolvedWebFetchSettings): Promise<Assessment> {
+  const block = await urlBlock(url, settings.network);
+  if (block) return { risk: "critical", reason: block.reason, block };
+  return { risk: "low", reason: `web_fetch reads ${hostOf(url)}` };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
 
 async function webFetch(
