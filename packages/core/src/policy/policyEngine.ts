@@ -83,9 +83,10 @@ function decide(input: PolicyInput, subjects: CallSubjects, assessment: Assessme
   }
   if (matched?.behavior === "ask")
     return { decision: "ask", risk, reason: `the rule ${matched.rule} asks first`, rule: matched.rule };
-  // An allow rule never waves through a sensitive file: otherwise `allow: ["edit_file"]` would
-  // let the model rewrite the settings that hold the rules.
-  if (matched?.behavior === "allow" && sensitive === undefined) {
+  // An allow rule never waves through a critical call — a sensitive file, or a command the analysis
+  // found writing one: otherwise `allow: ["edit_file"]` or `run_terminal_cmd(cp *)` would let the
+  // model rewrite the settings that hold the rules.
+  if (matched?.behavior === "allow" && risk !== "critical") {
     return { decision: "allow", risk, reason: `allowed by the rule ${matched.rule}`, rule: matched.rule };
   }
 
