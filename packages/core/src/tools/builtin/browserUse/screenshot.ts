@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
-import { resolveProjectPath } from "../../../policy/pathGuard.js";
+import { inProjectDirectory } from "../../../fileSystem/projectDirectory.js";
+import { isWithin, resolveProjectPath } from "../../../policy/pathGuard.js";
 import type { ToolContext, ToolResult } from "../../tool.js";
 import type { ActionOf } from "./actionSchema.js";
 import { type ActionEnv, describePage, sessionNotes } from "./pageReport.js";
@@ -24,9 +25,18 @@ export async function screenshot(args: ActionOf<"screenshot">, env: ActionEnv): 
     fullPage: args.full_page === true,
     timeout: env.settings.actionTimeoutMs,
   });
-  await mkdir(path.dirname(target.path), { recursive: true });
+  // Written through the held directories of whichever root holds it, like every file tool's write.
+  const toolOutput = path.join(env.ctx.latheHome, "tool-output");
+  const root = isWithin(toolOutput, target.path) ? toolOutput : env.ctx.projectRoot;
+  if (root === toolOutput) await mkdir(toolOutput, { recursive: true });
   try {
-    await writeFile(target.path, png, { flag: "wx" });
+    const saved = await inProjectDirectory(
+      root,
+      target.path,
+      ({ entry }) => writeFile(entry, png, { flag: "wx" }),
+      { createParents: true },
+    );
+    if (!saved.ok) return saved;
   } catch (error) {
     if (errorCode(error) !== "EEXIST") throw error;
     const message = `${target.display} already exists; screenshots never overwrite files. Choose another path.`;

@@ -1,8 +1,7 @@
-import { stat } from "node:fs/promises";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
-import { atomicWriteFile } from "../../../fileSystem/atomicWrite.js";
+import { writeProjectFile } from "../../../fileSystem/projectFiles.js";
 import { sha256Hex } from "../../fileReadLedger.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
@@ -91,8 +90,9 @@ async function generateImage(
   // Checked again: the name may change to fit the format, and a file may have appeared meanwhile.
   const target = await imageTarget(ctx.projectRoot, withMatchingExtension(args.path, mediaType), overwrite);
   if (!target.ok) return failure(target.error);
-  await atomicWriteFile(target.path, generated.bytes);
-  const written = await stat(target.path);
+  const saved = await writeProjectFile(ctx.projectRoot, target.path, generated.bytes);
+  if (!saved.ok) return failure(saved.error);
+  const written = saved.value;
   ctx.fileReads.noteWrite(target.path, {
     mtimeMs: written.mtimeMs,
     size: written.size,
