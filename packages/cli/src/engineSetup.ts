@@ -171,6 +171,8 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     rules: layers.rules,
     subagents: { projectAgents: trusted },
     secrets,
+    redact: persistence.value.redact,
+    ...(settings.shell ? { passEnvironment: settings.shell.passEnvironment } : {}),
     sandbox: settings.sandbox ?? sessionDefaultSandbox,
     ...(settings.approvalTimeoutSeconds ? { approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000 } : {}),
     projectRoot: projectRoot.path,

@@ -1,4 +1,4 @@
-import type { AgentSession } from "@lathe/core";
+import { type AgentSession, redactDeep } from "@lathe/core";
 import type { OutputFormat } from "./cliArgs.js";
 import { exitCodeFor } from "./exitCodes.js";
 import { streamJsonOutput } from "./output/streamJsonOutput.js";
@@ -52,17 +52,22 @@ export async function runHeadless(inputs: HeadlessInputs): Promise<number> {
   text?.finish(result);
   if (inputs.outputFormat === "json") {
     stdout(
-      `${JSON.stringify({
-        status: result.status,
-        iterations: result.iterations,
-        final: result.final,
-        usage: result.usage,
-        cost_usd: result.usage.costUsd,
-        session_usage: session.usage,
-        session_id: session.id,
-        duration_ms: durationMs,
-        ...(result.error ? { error: result.error } : {}),
-      })}\n`,
+      `${JSON.stringify(
+        redactDeep(
+          {
+            status: result.status,
+            iterations: result.iterations,
+            final: result.final,
+            usage: result.usage,
+            cost_usd: result.usage.costUsd,
+            session_usage: session.usage,
+            session_id: session.id,
+            duration_ms: durationMs,
+            ...(result.error ? { error: result.error } : {}),
+          },
+          session.redact,
+        ),
+      )}\n`,
     );
   }
   return exitCodeFor(result);

@@ -1,4 +1,4 @@
-import type { AgentSession, RunResult } from "@lathe/core";
+import { type AgentSession, type RunResult, redactDeep } from "@lathe/core";
 import type { LatheEvent } from "@lathe/protocol";
 
 export interface RunInfo {
@@ -17,7 +17,9 @@ export interface RunInfo {
  */
 export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
   const sessionId = info.session.id;
-  const out = (value: Record<string, unknown>) => write(`${JSON.stringify(value)}\n`);
+  // Every line through the session's redactor: tool output, errors and the answer alike.
+  const out = (value: Record<string, unknown>) =>
+    write(`${JSON.stringify(redactDeep(value, info.session.redact))}\n`);
   const calls = new Map<string, unknown>();
   let text = "";
   out({

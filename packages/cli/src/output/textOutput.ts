@@ -6,8 +6,12 @@ export interface TextStreams {
   err: (text: string) => void;
 }
 
-/** Plain text: the answer streams to stdout; tool activity and problems go to stderr. */
-export function textOutput(session: AgentSession, streams: TextStreams) {
+/** Plain text, redacted: the answer streams to stdout; tool activity and problems go to stderr. */
+export function textOutput(session: AgentSession, printTo: TextStreams) {
+  const streams: TextStreams = {
+    out: (text) => printTo.out(session.redact(text)),
+    err: (text) => printTo.err(session.redact(text)),
+  };
   let atLineStart = true;
   const say = (text: string) => {
     if (!text) return;

@@ -5,6 +5,11 @@ export interface HookProcessOptions {
   command: string;
   cwd: string;
   stdin: string;
+  /**
+   * The user's environment as it is, keys included: hooks are programs the user configured (and,
+   * in a project, trusted), which may need them, as in Claude Code. Model-requested commands get
+   * `commandEnvironment` instead.
+   */
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   /** Per stream; beyond it the output is cut and `truncated` set. */

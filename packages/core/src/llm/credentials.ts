@@ -2,6 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { environmentSecrets } from "../secrets/secretVariables.js";
 import type { ProviderName } from "./modelId.js";
 
 /** Environment variables holding each provider's key, in the order they are consulted. */
@@ -123,13 +124,14 @@ const serviceKeyEnvVars = [
 ];
 
 /**
- * Every API key this process could send: what must never be written to a log, a trace, the
- * session database or an export.
+ * Every API key this process could send, and the value of every variable whose name says it is a
+ * secret (`GITHUB_TOKEN`…): what must never be written to a log, a trace, the session database,
+ * an export or a tool result.
  */
 export function knownSecrets(settings: ApiKeySettings): string[] {
-  const fromEnv = [...Object.values(apiKeyEnvVars).flat(), ...serviceKeyEnvVars].map(
-    (name) => settings.env[name],
-  );
+  const fromEnv = [...Object.values(apiKeyEnvVars).flat(), ...serviceKeyEnvVars]
+    .map((name) => settings.env[name])
+    .concat(environmentSecrets(settings.env));
   const file = readCredentialsFile(settings.latheHome);
   const fromFile = file.ok ? Object.values(file.credentials).map((entry) => entry.apiKey) : [];
   return [settings.apiKey, ...fromEnv, ...fromFile].filter(

@@ -8,7 +8,10 @@ import { signalProcessGroup } from "../processes/processGroup.js";
 export interface StdioLaunch {
   command: string;
   args: string[];
-  /** Set over the SDK's minimal environment (HOME, PATH, USER…). */
+  /**
+   * Set over the SDK's minimal environment (HOME, PATH, USER…): a server gets a key only when its
+   * configuration names it, never Lathe's own provider keys.
+   */
   env: Record<string, string>;
   cwd: string;
 }

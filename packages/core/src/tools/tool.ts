@@ -74,6 +74,13 @@ export interface ToolContext {
   subagents?: SubagentLauncher;
   /** Emits an engine event on the session's stream (sub-agent progress, todo changes). */
   emitEvent?: (draft: EventDraft) => void;
+  /**
+   * Scrubs known secrets from everything a call returns, streams or spills, before the model, a
+   * face or the disk sees it. Absent: the secrets of Lathe's own environment and key formats.
+   */
+  redact?: (text: string) => string;
+  /** Variables shell commands keep although they look secret (`shell.passEnvironment`). */
+  passEnvironment?: readonly string[];
 }
 
 export type ToolResult =

@@ -2,6 +2,7 @@ import { errorInfo, LatheError, type LatheErrorInfo } from "@lathe/protocol";
 import { boundErrorMessage } from "./errorMessageCap.js";
 import { capOutput } from "./outputCap.js";
 import type { AnyTool, ToolContext, ToolResult } from "./tool.js";
+import { redactorOf } from "./toolRedaction.js";
 
 export interface RunToolOptions {
   /** Overrides the tool's own timeout (settings, tests). */
@@ -15,8 +16,8 @@ const defaultAbortGraceMs = 5000;
 
 /**
  * Runs one call whose arguments are already validated: enforces the timeout through the signal,
- * turns anything thrown into an error result, and caps the text that goes to the model, spilling
- * the full text to a file when it is over the limits.
+ * turns anything thrown into an error result, scrubs secrets from it, and caps the text that goes
+ * to the model, spilling the full (scrubbed) text to a file when it is over the limits.
  */
 export async function runTool(
   tool: AnyTool,
@@ -92,6 +93,7 @@ function withError(result: ToolResult & { ok: false }, error: LatheErrorInfo): T
 }
 
 async function capResult(result: ToolResult, tool: AnyTool, ctx: ToolContext): Promise<ToolResult> {
+  result = redacted(result, redactorOf(ctx));
   if (!result.ok) result = { ...result, error: boundErrorMessage(result.error) };
   if (result.output === undefined) return result;
   const capped = await capOutput(result.output, {
@@ -104,4 +106,13 @@ async function capResult(result: ToolResult, tool: AnyTool, ctx: ToolContext): P
   const metadata: Record<string, unknown> = { ...result.metadata, outputTruncated: true };
   if (capped.spillPath !== undefined) metadata.spillPath = capped.spillPath;
   return { ok: true, output: capped.text, metadata };
+}
+
+/** Before the cap: a key cut in two by it would no longer be recognised. */
+function redacted(result: ToolResult, redact: (text: string) => string): ToolResult {
+  if (result.ok) return { ...result, output: redact(result.output) };
+  const error = { ...result.error, message: redact(result.error.message) };
+  return result.output === undefined
+    ? { ok: false, error }
+    : { ok: false, error, output: redact(result.output) };
 }

@@ -1,3 +1,4 @@
+export { redactDeep, redactedMarker, secretRedactor } from "../secrets/secretRedactor.js";
 export {
   createLogger,
   type LogFields,
@@ -7,6 +8,5 @@ export {
   logFilePath,
 } from "./logger.js";
 export { RunTracer, type RunTracerSettings } from "./runTracer.js";
-export { redactDeep, redactedMarker, secretRedactor } from "./secretRedactor.js";
 export { traceFilePath } from "./spanExporters.js";
 export { formatSpanTree } from "./spanTree.js";

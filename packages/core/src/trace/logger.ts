@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pino } from "pino";
+import { redactDeep } from "../secrets/secretRedactor.js";
 import { rotateIfLarge } from "./logRotation.js";
-import { redactDeep } from "./secretRedactor.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 

@@ -93,11 +93,14 @@ export class BackgroundTerminals {
     this.settings = { ...defaults, ...options };
   }
 
-  /** With `options.sandbox`, the command runs inside bubblewrap (see `spawnShell`). */
+  /**
+   * With `options.sandbox`, the command runs inside bubblewrap (see `spawnShell`); it keeps the
+   * variables of `options.passEnvironment` that hold secrets, and no others.
+   */
   async start(
     command: string,
     cwd: string,
-    options: { sandbox?: SandboxLaunch } = {},
+    options: { sandbox?: SandboxLaunch; passEnvironment?: readonly string[] } = {},
   ): Promise<TerminalStart> {
     const running = this.list().filter((terminal) => terminal.status.state === "running");
     if (running.length >= this.settings.maxRunning) {
@@ -108,7 +111,7 @@ export class BackgroundTerminals {
       return { ok: false, error: errorInfo("E_TOOL_EXECUTION", message) };
     }
 
-    const child = spawnShell(command, cwd, options.sandbox);
+    const child = spawnShell(command, cwd, options.sandbox, { passEnvironment: options.passEnvironment });
     const pid = child.pid;
     if (pid === undefined) {
       const failure = await new Promise<Error>((resolve) => child.once("error", resolve));

@@ -137,7 +137,10 @@ async function startInBackground(
   sandbox: Exclude<CallSandbox, { kind: "refused" }>,
 ): Promise<ToolResult> {
   const launch = sandbox.kind === "sandboxed" ? sandbox.launch : undefined;
-  const started = await ctx.terminals.start(command, cwd, { sandbox: launch });
+  const started = await ctx.terminals.start(command, cwd, {
+    sandbox: launch,
+    passEnvironment: ctx.passEnvironment,
+  });
   if (!started.ok) return { ok: false, error: started.error };
   const { id, pid } = started.terminal;
   await ctx.terminals.waitForEnd(id, backgroundStartWaitMs, ctx.signal);
@@ -204,7 +207,7 @@ function runCommand(
   sandbox: SandboxLaunch | undefined,
 ): Promise<Ending> {
   return new Promise((resolve) => {
-    const child = spawnShell(command, cwd, sandbox);
+    const child = spawnShell(command, cwd, sandbox, { passEnvironment: ctx.passEnvironment });
     const timers: NodeJS.Timeout[] = [];
     let killTimer: NodeJS.Timeout | undefined;
     let stopReason: "timeout" | "cancelled" | undefined;

@@ -1,3 +1,5 @@
+import { keyPatterns } from "./keyPatterns.js";
+
 /** What a secret is replaced with wherever Lathe writes text out. */
 export const redactedMarker = "[redacted]";
 
@@ -8,15 +10,19 @@ export const redactedMarker = "[redacted]";
 const minSecretLength = 8;
 
 /**
- * A function that replaces every occurrence of each secret with "[redacted]". Longer secrets go
- * first, so a key that contains another key is removed whole rather than left half visible.
+ * The one redactor for everything Lathe shows or writes: replaces every occurrence of each known
+ * secret, then every string in a well-known key format (`keyPatterns`), with "[redacted]". Longer
+ * secrets go first, so a key that contains another key is removed whole rather than left half
+ * visible; the known values go before the patterns, so a pattern never cuts a known key in two.
  */
 export function secretRedactor(secrets: readonly (string | undefined)[]): (text: string) => string {
   const usable = [
     ...new Set(secrets.filter((s): s is string => s !== undefined && s.length >= minSecretLength)),
   ].sort((a, b) => b.length - a.length);
-  if (usable.length === 0) return (text) => text;
-  return (text) => usable.reduce((out, secret) => out.split(secret).join(redactedMarker), text);
+  return (text) => {
+    const known = usable.reduce((out, secret) => out.split(secret).join(redactedMarker), text);
+    return keyPatterns.reduce((out, pattern) => out.replace(pattern, redactedMarker), known);
+  };
 }
 
 /**
