@@ -28,10 +28,13 @@ export class InteractiveChat {
     signal: AbortSignal,
   ): Promise<ApprovalAnswer> => {
     const args = JSON.stringify(request.arguments);
-    const question = `\nAllow ${request.name} (${request.risk} risk) ${args.length > 200 ? `${args.slice(0, 197)}...` : args}?\n(${request.reason})\n[y]es / [a]lways in this project / [n]o / or type why not: `;
+    const rules = request.alwaysRules ?? [];
+    // "Always" names the very rules it saves, and is not offered when no rule is narrow enough.
+    const always = rules.length > 0 ? ` / [a]lways in this project (saves ${rules.join(", ")})` : "";
+    const question = `\nAllow ${request.name} (${request.risk} risk) ${args.length > 200 ? `${args.slice(0, 197)}...` : args}?\n(${request.reason})\n[y]es${always} / [n]o / or type why not: `;
     const answer = (await this.rl.question(question, { signal }).catch(() => "n")).trim();
     if (answer === "" || /^y(es)?$/i.test(answer)) return { decision: "accept" };
-    if (/^a(lways)?$/i.test(answer)) return { decision: "accept", always: "project-local" };
+    if (rules.length > 0 && /^a(lways)?$/i.test(answer)) return { decision: "accept", always: "project-local" };
     if (/^n(o)?$/i.test(answer)) return { decision: "reject" };
     return { decision: "reject", message: answer };
   };

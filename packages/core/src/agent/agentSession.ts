@@ -23,6 +23,7 @@ import type { EditorStateUpdate } from "../context/dynamic/index.js";
 import type { ConfiguredHook } from "../hooks/hookConfig.js";
 import type { HookEvent, HookEventInput } from "../hooks/hookEvents.js";
 import { runHooks } from "../hooks/runHooks.js";
+import { knownSecrets } from "../llm/credentials.js";
 import type { ModelClient } from "../llm/modelStream.js";
 import { stopGuard } from "../planning/stopGuard.js";
 import { SessionTodoList, todoProgress } from "../planning/todoList.js";
@@ -30,8 +31,10 @@ import type { ApprovalMode } from "../policy/approvalMode.js";
 import { callSubjects } from "../policy/callSubjects.js";
 import type { PermissionRule } from "../policy/policyTypes.js";
 import { ruleForApproval, saveRule } from "../policy/rules/index.js";
+import { keepTrustAcrossOwnWrite } from "../trust/index.js";
 import { detectSandbox } from "../policy/sandbox/detectSandbox.js";
 import type { SandboxContext, SandboxSettings } from "../policy/sandbox/sandboxTypes.js";
+import { secretRedactor } from "../secrets/secretRedactor.js";
 import type { SessionStore } from "../store/sessionStore.js";
 import { loadTodos, saveTodos } from "../store/todoRecords.js";
 import { FileReadLedger } from "../tools/fileReadLedger.js";
@@ -75,6 +78,8 @@ export interface AgentSessionOptions {
   hooks?: readonly ConfiguredHook[];
   /** Sandboxing of shell commands; absent means commands run unsandboxed. */
   sandbox?: SandboxSettings;
+  /** Every key the process knows (`knownSecrets`): the policy refuses calls that would send one away. */
+  secrets?: readonly string[];
   sessionId?: string;
   shell?: string;
   /** Where messages and events are written as they happen; absent means nothing outlives the process. */
@@ -95,6 +100,13 @@ export interface AgentSessionOptions {
   memories?: MemoryBook & { memoriesForPrompt(): string[] };
   /** A client for another `provider:model` (an agent definition's model); the session's own when absent. */
   modelFor?: (modelId: string) => ModelClient | undefined;
+  /**
+   * Scrubs secrets from tool results and output (`Persistence.redact`); without it, a redactor of
+   * `secrets`, else of this process's `knownSecrets`.
+   */
+  redact?: (text: string) => string;
+  /** Variables shell commands keep although they look secret (`shell.passEnvironment`). */
+  passEnvironment?: readonly string[];
 }
 
 /** What the session needs of a checkpoint repository (`ShadowRepository` is one). */
@@ -136,6 +148,8 @@ const noApprover = async (): Promise<ApprovalAnswer> => ({
  */
 export class AgentSession {
   readonly id: string;
+  /** The redactor for whatever this session's tools return and faces print. */
+  readonly redact: (text: string) => string;
   readonly messages: Message[] = [];
   private readonly bus: EventBus;
   private readonly fileReads = new FileReadLedger();
@@ -170,6 +184,9 @@ export class AgentSession {
 
   constructor(private readonly options: AgentSessionOptions) {
     this.id = options.sessionId ?? newId();
+    this.redact =
+      options.redact ??
+      secretRedactor(options.secrets ?? knownSecrets({ env: process.env, latheHome: options.latheHome }));
     this.bus = new EventBus(this.id);
     this.mode = options.mode ?? "agent";
     this.approvalMode = options.approvalMode ?? "ask_first";
@@ -270,7 +287,9 @@ export class AgentSession {
   private async loadAgents(): Promise<void> {
     if (this.agentsLoaded) return;
     this.agentsLoaded = true;
-    const loaded = await loadAgentDefinitions(this.options.projectRoot);
+    const loaded = await loadAgentDefinitions(this.options.projectRoot, {
+      projectAgents: this.options.subagents?.projectAgents !== false,
+    });
     this.agentDefinitions = loaded.agents;
     for (const problem of loaded.errors) {
       this.bus.emit(this.active?.runId ?? "", {
@@ -439,13 +458,21 @@ export class AgentSession {
     return [...(this.options.rules ?? []), ...this.sessionRules];
   }
 
-  /** Remembers an "always" answer: a rule for this call's kind, saved at the scope the user chose. */
-  private async grantAlways(tool: AnyTool, args: unknown, scope: ApprovalScope): Promise<void> {
+  /** What an "always" answer to this call would save, shown in the request; undefined: not offered. */
+  private alwaysRules(tool: AnyTool, args: unknown): string[] | undefined {
     const locations = { projectRoot: this.options.projectRoot, latheHome: this.options.latheHome };
     const derived = ruleForApproval(tool.name, callSubjects(tool.name, args), locations);
-    if (!derived.ok) return;
-    for (const text of derived.rules) {
-      const saved = await saveRule(text, scope, locations);
+    return derived.ok ? derived.rules : undefined;
+  }
+
+  /** Remembers an "always" answer: the very rules the request showed, saved at the scope the user chose. */
+  private async grantAlways(rules: readonly string[], scope: ApprovalScope): Promise<void> {
+    const locations = { projectRoot: this.options.projectRoot, latheHome: this.options.latheHome };
+    for (const text of rules) {
+      const saved =
+        scope === "project-local"
+          ? await keepTrustAcrossOwnWrite(locations, () => saveRule(text, scope, locations))
+          : await saveRule(text, scope, locations);
       if (!saved.ok) continue;
       this.sessionRules.push(saved.rule);
       const store = this.options.store;
@@ -653,7 +680,9 @@ export class AgentSession {
         offered,
         approvalMode: this.approvalMode,
         rules: () => this.rules(),
-        grantAlways: (tool, args, scope) => this.grantAlways(tool, args, scope),
+        ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
+        alwaysRules: (tool, args) => this.alwaysRules(tool, args),
+        grantAlways: (rules, scope) => this.grantAlways(rules, scope),
         approvalTimeoutMs: this.options.approvalTimeoutMs ?? defaultApprovalTimeoutMs,
         requestApproval: this.options.requestApproval ?? noApprover,
         context: {
@@ -672,6 +701,8 @@ export class AgentSession {
           ...(this.options.askUser ? { questions: { ask: this.options.askUser } } : {}),
           ...(this.options.memories ? { memories: this.options.memories } : {}),
           emitEvent: emit,
+          redact: this.redact,
+          passEnvironment: this.options.passEnvironment,
         },
         emit,
         setState,

@@ -14,8 +14,10 @@ import type { HookOutcome } from "../hooks/runHooks.js";
 import type { ApprovalMode } from "../policy/approvalMode.js";
 import { decidePolicy } from "../policy/policyEngine.js";
 import type { PermissionRule, PolicyDecision } from "../policy/policyTypes.js";
+import { liveOutputRedactor } from "./liveOutputRedaction.js";
 import { type AnyTool, readOnlyKinds, type ToolContext, type ToolResult } from "./tool.js";
 import { runTool } from "./toolInvocation.js";
+import { redactorOf } from "./toolRedaction.js";
 import type { ToolRegistry } from "./toolRegistry.js";
 
 /** A tool call as it arrives from the model, before validation. */
@@ -33,6 +35,8 @@ export interface ApprovalRequest {
   arguments: unknown;
   risk: Risk;
   reason: string;
+  /** The exact rules an "always" answer saves, for the user to see first; absent: "always" saves nothing. */
+  alwaysRules?: string[];
 }
 
 /** Where an "always allow" answer is remembered. */
@@ -47,11 +51,15 @@ export interface SchedulerDeps {
   /** Names the current mode offers; a call to anything else is treated as unknown. */
   offered: ReadonlySet<string>;
   approvalMode: ApprovalMode;
+  /** Every key the process knows (`knownSecrets`): the policy refuses calls that would send one away. */
+  secrets?: readonly string[];
   /** The permission rules in force now; read again before each approval, since "always" adds rules. */
   rules(): readonly PermissionRule[];
   requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
-  /** Remembers an "always" answer as a rule at the chosen scope. */
-  grantAlways(tool: AnyTool, args: unknown, scope: ApprovalScope): Promise<void>;
+  /** The rules an "always" answer to this call would save; undefined when none can be. */
+  alwaysRules(tool: AnyTool, args: unknown): string[] | undefined;
+  /** Remembers an "always" answer: the rules its request showed, at the chosen scope. */
+  grantAlways(rules: readonly string[], scope: ApprovalScope): Promise<void>;
   /** An unanswered approval counts as rejected after this long (SPEC §5: 5 minutes). */
   approvalTimeoutMs: number;
   /** Everything of the tool context that does not depend on the call. */
@@ -156,7 +164,7 @@ async function prepare(call: PendingCall, deps: SchedulerDeps): Promise<Prepared
     const reason = `A PreToolUse hook blocked this call: ${hookDenial ?? "no reason given"}`;
     return { call, kind: "denied", error: errorInfo("E_SECURITY_BLOCKED", reason) };
   }
-  const policy = withNetworkQuestion(await decideFor(tool, args, deps), deps);
+  const policy = await decideFor(tool, args, deps);
   if (policy.decision === "deny") {
     return { call, kind: "denied", error: errorInfo(policy.code ?? "E_SECURITY_BLOCKED", policy.reason) };
   }
@@ -169,18 +177,6 @@ async function prepare(call: PendingCall, deps: SchedulerDeps): Promise<Prepared
   return { call, kind: "ready", tool, args, policy };
 }
 
-/** In the sandbox a call that needs the network asks first, whatever the mode would say. */
-function withNetworkQuestion(policy: PolicyDecision, deps: SchedulerDeps): PolicyDecision {
-  if (!policy.needsNetwork || !deps.sandbox || deps.sandbox.networkAlwaysOn || policy.decision !== "allow") {
-    return policy;
-  }
-  return {
-    ...policy,
-    decision: "ask",
-    reason: `${policy.reason}; it needs the network, which the sandbox cuts off`,
-  };
-}
-
 function decideFor(tool: AnyTool, args: unknown, deps: SchedulerDeps): Promise<PolicyDecision> {
   return decidePolicy({
     tool,
@@ -189,6 +185,8 @@ function decideFor(tool: AnyTool, args: unknown, deps: SchedulerDeps): Promise<P
     approvalMode: deps.approvalMode,
     rules: deps.rules(),
     latheHome: deps.context.latheHome,
+    ...(deps.secrets ? { secrets: deps.secrets } : {}),
+    ...(deps.sandbox ? { sandbox: { networkAlwaysOn: deps.sandbox.networkAlwaysOn } } : {}),
   });
 }
 
@@ -249,7 +247,7 @@ async function approve(
   deps: SchedulerDeps,
 ): Promise<ToolResultPart | undefined> {
   const { call } = item;
-  const current = withNetworkQuestion(await decideFor(item.tool, item.args, deps), deps);
+  const current = await decideFor(item.tool, item.args, deps);
   if (current.decision === "allow") {
     setCallState(call, "scheduled", deps);
     return undefined;
@@ -264,6 +262,8 @@ async function approve(
     risk: current.risk,
     reason: current.reason,
   };
+  const alwaysRules = deps.alwaysRules(item.tool, item.args);
+  if (alwaysRules !== undefined) request.alwaysRules = alwaysRules;
   deps.emit({ type: "approval_required", ...request });
   const answer = await waitForApproval(request, deps);
   if (answer === "cancelled") return cancelledResult(call, deps);
@@ -274,7 +274,7 @@ async function approve(
     const error = errorInfo("E_USER_REJECTED", message);
     return resultPart(call, "rejected", formatError(error), error);
   }
-  if (answer.always) await deps.grantAlways(item.tool, item.args, answer.always);
+  if (answer.always && request.alwaysRules) await deps.grantAlways(request.alwaysRules, answer.always);
   if (current.needsNetwork) deps.sandbox?.grantNetwork(call.callId);
   setCallState(call, "scheduled", deps);
   return undefined;
@@ -291,21 +291,27 @@ async function execute(
   setCallState(call, "executing", deps);
   deps.emit({ type: "tool_executing", callId: call.callId, name: call.name });
   const started = performance.now();
+  const redact = redactorOf(deps.context);
+  const live = liveOutputRedactor(redact, (stream, chunk) =>
+    deps.emit({ type: "tool_output", callId: call.callId, name: call.name, stream, chunk }),
+  );
   // runTool follows the run's signal itself: cancel reaches the call and its process group.
-  const invoke = () =>
-    runTool(tool, args, {
+  const invoke = async () => {
+    const outcome = await runTool(tool, args, {
       ...deps.context,
       callId: call.callId,
       signal: deps.signal,
-      emitOutput: (stream, chunk) =>
-        deps.emit({ type: "tool_output", callId: call.callId, name: call.name, stream, chunk }),
+      emitOutput: (stream, chunk) => live.push(stream, chunk),
     });
+    live.flush();
+    return outcome;
+  };
   let result = await invoke();
   if (result.ok && result.metadata?.sandboxDenied === true && (await retryOutside(tool, args, call, deps))) {
     result = await invoke();
   }
   const durationMs = Math.round(performance.now() - started);
-  result = await withPostHooks(result, tool, args, call, deps);
+  result = await withPostHooks(result, tool, args, call, deps, redact);
   if (result.ok) {
     setCallState(call, "success", deps);
     deps.emit({
@@ -359,6 +365,7 @@ async function withPostHooks(
   args: unknown,
   call: PendingCall,
   deps: SchedulerDeps,
+  redact: (text: string) => string,
 ): Promise<ToolResult> {
   if (!deps.runHook) return result;
   const outcome = result.ok
@@ -376,7 +383,7 @@ async function withPostHooks(
       });
   const notes = [...outcome.additionalContext, ...(outcome.blocked ? [outcome.blocked.reason] : [])];
   if (notes.length === 0) return result;
-  const addition = `<hook-context>\n${notes.join("\n")}\n</hook-context>`;
+  const addition = redact(`<hook-context>\n${notes.join("\n")}\n</hook-context>`);
   return result.ok
     ? { ...result, output: `${result.output}\n\n${addition}` }
     : { ...result, output: result.output ? `${result.output}\n\n${addition}` : addition };

@@ -64,4 +64,52 @@ describe("approvals", () => {
     const [ran] = second.session.messages.flatMap((m) => m.parts).filter((p) => p.type === "tool_result");
     expect(ran!.status).toBe("success");
   });
+
+  it('shows the exact rule "always" saves, and saves no broader one', async () => {
+    const asked: ApprovalRequest[] = [];
+    const s = await startScriptedSession(
+      [shell("find . -name x -delete"), shell("find . -name y -exec touch marker ';'"), { text: "done" }],
+      {
+        approvalMode: "ask_first",
+        requestApproval: async (request) => {
+          asked.push(request);
+          return asked.length === 1
+            ? { decision: "accept", always: "project-local" }
+            : { decision: "reject" };
+        },
+      },
+    );
+    servers.push(s.server);
+    await s.session.send("clean up");
+    expect(asked.map((request) => request.alwaysRules)).toEqual([
+      ["run_terminal_cmd(find . -name x -delete)"],
+      ["run_terminal_cmd(find . -name y -exec touch marker ';')"],
+    ]);
+    const events = s.events.filter((e) => e.type === "approval_required");
+    expect(events.map((e) => e.type === "approval_required" && e.alwaysRules)).toEqual(
+      asked.map((request) => request.alwaysRules),
+    );
+    const settings = JSON.parse(
+      readFileSync(path.join(s.projectRoot, ".lathe", "settings.local.json"), "utf8"),
+    );
+    expect(settings).toEqual({ permissions: { allow: ["run_terminal_cmd(find . -name x -delete)"] } });
+    // The saved rule did not cover the -exec call: it was asked about, rejected, and never ran.
+    expect(existsSync(path.join(s.projectRoot, "marker"))).toBe(false);
+  });
+
+  it('offers no rule where "always" cannot save one', async () => {
+    const asked: ApprovalRequest[] = [];
+    const s = await startScriptedSession([shell("sudo touch x"), { text: "done" }], {
+      approvalMode: "ask_first",
+      requestApproval: async (request) => {
+        asked.push(request);
+        return { decision: "accept", always: "project-local" };
+      },
+    });
+    servers.push(s.server);
+    await s.session.send("touch");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.alwaysRules).toBeUndefined();
+    expect(existsSync(path.join(s.projectRoot, ".lathe", "settings.local.json"))).toBe(false);
+  });
 });

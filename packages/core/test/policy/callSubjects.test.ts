@@ -10,6 +10,7 @@ describe("callSubjects", () => {
       { paths: ["a", "b", "c", "d"] },
     ],
     ["read_lints", { paths: ["a.ts", "b.ts", 3, ""] }, { paths: ["a.ts", "b.ts"] }],
+    ["codebase_search", { query: "q", target_directories: ["src", "../x"] }, { paths: ["src", "../x"] }],
     [
       "run_terminal_cmd",
       { command: "npm test", working_directory: "packages/core" },
