@@ -284,6 +284,20 @@ describe("approvals and modes in headless runs", () => {
     });
   });
 
+  it("names in stream-json the rule an always answer would save", async () => {
+    const { lines } = await headless(
+      [{ tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "npm test" } }] }, { text: "ok" }],
+      "run the tests",
+      ["--approval-mode", "manual"],
+      {},
+      { format: "stream-json" },
+    );
+    expect(lines.find((l) => l.subtype === "approval_required")).toMatchObject({
+      tool: "run_terminal_cmd",
+      always_rules: ["run_terminal_cmd(npm test *)"],
+    });
+  });
+
   it("exits 2 on a bad flag and prints --version", async () => {
     const ws = await makeWorkspace();
     const bad = await runLathe(["--output-format", "xml", "-p", "x"], { home: ws.home });

@@ -150,6 +150,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
           tool: event.name,
           risk: event.risk,
           reason: event.reason,
+          ...(event.alwaysRules ? { always_rules: event.alwaysRules } : {}),
         });
         break;
     }
