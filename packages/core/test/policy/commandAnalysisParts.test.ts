@@ -19,8 +19,8 @@ import {
   projectRootLocation,
   resolveLocation,
 } from "../../src/policy/commandAnalysis/shellLocation.js";
-import { decodeAnsiC } from "../../src/policy/commandAnalysis/staticWords.js";
 import { blocked, combineVerdicts, safeReadOnly, verdict } from "../../src/policy/commandAnalysis/verdict.js";
+import { decodeAnsiC } from "../../src/policy/rules/shellText.js";
 
 const words = (...values: string[]) => values.map(staticWord);
 const atProject: PathContext = { cwd: projectRootLocation };

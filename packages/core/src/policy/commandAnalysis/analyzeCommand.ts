@@ -31,7 +31,13 @@ export function analyzeCommandWith(
   }
   const walk = walkScript(
     command,
-    { parser, projectRoot: options.projectRoot, homeDir: options.homeDir, depth: 0 },
+    {
+      parser,
+      projectRoot: options.projectRoot,
+      homeDir: options.homeDir,
+      latheHome: options.latheHome,
+      depth: 0,
+    },
     projectRootLocation,
   );
   const overall = verdictOfWalk(walk);

@@ -28,4 +28,6 @@ export interface AnalyzeOptions {
   projectRoot?: string;
   /** Absolute path of the user's home directory, so `/home/me` is recognised as `~`. */
   homeDir?: string;
+  /** `$LATHE_HOME`: files there (credentials, settings) are sensitive, and `$LATHE_HOME` is known. */
+  latheHome?: string;
 }

@@ -89,9 +89,21 @@ export function parseArgs(args: readonly StaticWord[], spec: OptionSpec = {}): P
   return parsed;
 }
 
-/** getopt_long accepts any unambiguous prefix of a long option (`--rec` for `--recursive`). */
+/**
+ * getopt_long accepts any unambiguous prefix of a long option, down to one letter (`--r` for
+ * `--recursive` when no other option of the command starts with `r`). Every prefix counts here:
+ * without each command's full option list an ambiguous prefix cannot be told apart, and reading
+ * one as the dangerous option only errs on the side of caution (getopt refuses ambiguous ones).
+ */
 export function isLongSpelling(written: string, full: string): boolean {
-  return written === full || (written.length >= 3 && full.startsWith(written));
+  return written.length > 0 && full.startsWith(written);
+}
+
+/** Whether a word spells the long option `--full` (alone or with `=value`), abbreviated or not. */
+export function spellsLong(word: StaticWord, full: string): boolean {
+  if (word.dynamic || !word.value.startsWith("--")) return false;
+  const eq = word.value.indexOf("=");
+  return isLongSpelling(word.value.slice(2, eq === -1 ? undefined : eq), full);
 }
 
 /** Whether an option is present, by short letter and/or long name. */

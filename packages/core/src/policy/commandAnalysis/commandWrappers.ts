@@ -1,7 +1,8 @@
 import { hasOption, optionValues, parseArgs, staticWord } from "./commandArgs.js";
+import { judgeAssignmentWords } from "./environmentAssignments.js";
 import type { JudgeContext } from "./judgeContext.js";
 import type { StaticWord } from "./staticWords.js";
-import { safeReadOnly, type Verdict, verdict } from "./verdict.js";
+import { combineVerdicts, safeReadOnly, type Verdict, verdict } from "./verdict.js";
 
 /**
  * What a wrapper command (`sudo`, `env`, `timeout`, `xargs`…) amounts to: the command it runs
@@ -55,7 +56,7 @@ function afterOptions(
 
 const asRoot = (name: string): Verdict => verdict("high", `${name} runs a command as another user`);
 
-const unwrapSudo: Unwrapper = (args, _ctx, name) => {
+const unwrapSudo: Unwrapper = (args, ctx, name) => {
   const { parsed, rest } = afterOptions(args, "ugpCDrtUTh", [
     "user",
     "group",
@@ -69,6 +70,7 @@ const unwrapSudo: Unwrapper = (args, _ctx, name) => {
     "host",
   ]);
   const command = withoutAssignments(rest);
+  const assigned = judgeAssignmentWords(rest.slice(0, rest.length - command.length), ctx);
   if (hasOption(parsed, "e", "edit"))
     return { kind: "done", verdict: verdict("high", `${name} -e edits files as root`) };
   if (command.length === 0) {
@@ -77,7 +79,7 @@ const unwrapSudo: Unwrapper = (args, _ctx, name) => {
     }
     return { kind: "done", verdict: verdict("low", `${name} only manages its credentials`, true) };
   }
-  return run(command, asRoot(name));
+  return run(command, combineVerdicts([asRoot(name), ...assigned]));
 };
 
 const unwrapDoas: Unwrapper = (args, _ctx, name) => {
@@ -98,7 +100,7 @@ const unwrapSu: Unwrapper = (args, _ctx, name) => {
 };
 
 /** env [options] [NAME=VALUE]... [COMMAND]; `env` alone prints the environment. */
-const unwrapEnv: Unwrapper = (args) => {
+const unwrapEnv: Unwrapper = (args, ctx) => {
   const { parsed, rest } = afterOptions(args, "uCS", [
     "unset",
     "chdir",
@@ -110,8 +112,9 @@ const unwrapEnv: Unwrapper = (args) => {
   const split = optionValues(parsed, "S", "split-string")[0];
   if (split) return { kind: "script", script: split, what: "env -S" };
   const command = withoutAssignments(rest);
+  const assigned = judgeAssignmentWords(rest.slice(0, rest.length - command.length), ctx);
   if (command.length === 0) return { kind: "done", verdict: safeReadOnly("env prints the environment") };
-  return run(command);
+  return assigned.length === 0 ? run(command) : run(command, combineVerdicts(assigned));
 };
 
 /** Wrappers that only adjust how the command runs: priority, time limit, buffering, session. */
@@ -230,7 +233,178 @@ const unwrapXargs: Unwrapper = (args, ctx) => {
   };
 };
 
+const runsAnother = (name: string): Verdict => verdict("high", `${name} runs another command`);
+
+/**
+ * Wrappers that start another command under changed conditions (CPU set, lock, namespace, tracer,
+ * user, limits): the command is judged as itself, and the wrapper is at least high, because what
+ * it changes (a namespace, a tracer, a user) the analysis cannot follow. Without a command most
+ * start a shell.
+ */
+function launcher(
+  shortWithValue: string,
+  longWithValue: readonly string[],
+  options: { leadingOperands?: number; script?: { short: string; long?: string } } = {},
+): Unwrapper {
+  return (args, ctx, name) => {
+    const parsed = parseArgs(args, { shortWithValue, longWithValue, stopAtOperand: true });
+    const floor = runsAnother(name);
+    if (options.script) {
+      const script = optionValues(parsed, options.script.short, options.script.long)[0];
+      if (script) return { kind: "script", script, what: `${name} -${options.script.short}`, floor };
+    }
+    const command = withoutAssignments(parsed.operands.slice(options.leadingOperands ?? 0));
+    if (command.length === 0)
+      return { kind: "done", verdict: verdict("high", `${name} starts a shell or a program we cannot see`) };
+    const assigned = judgeAssignmentWords(
+      parsed.operands.slice(0, parsed.operands.length - command.length),
+      ctx,
+    );
+    return run(command, combineVerdicts([floor, ...assigned]));
+  };
+}
+
+/** `taskset MASK cmd`, `taskset -c LIST cmd`; `taskset -p …` changes a running process. */
+const unwrapTaskset: Unwrapper = (args, ctx, name) => {
+  const parsed = parseArgs(args, { stopAtOperand: true });
+  if (hasOption(parsed, "p", "pid"))
+    return { kind: "done", verdict: verdict("medium", `${name} -p changes a process's CPUs`) };
+  return launcher("", [], { leadingOperands: 1 })(args, ctx, name);
+};
+
+/**
+ * `parallel CMD ::: ITEMS`: the command (a script when it is one quoted word) runs once per item,
+ * with `{}` replaced by it or the item appended.
+ */
+const unwrapParallel: Unwrapper = (args, _ctx, name) => {
+  const parsed = parseArgs(args, {
+    shortWithValue: "jSaIdnNLsE",
+    longWithValue: [
+      "jobs",
+      "sshlogin",
+      "arg-file",
+      "replace",
+      "delimiter",
+      "max-args",
+      "timeout",
+      "results",
+      "joblog",
+      "workdir",
+      "tmpdir",
+    ],
+    stopAtOperand: true,
+  });
+  const separator = parsed.operands.findIndex((w) => /^:::+\+?$/.test(w.value));
+  const command = separator === -1 ? parsed.operands : parsed.operands.slice(0, separator);
+  const items =
+    separator === -1 ? [] : parsed.operands.slice(separator + 1).filter((w) => !/^:::+\+?$/.test(w.value));
+  const floor = runsAnother(name);
+  if (command.length === 0)
+    return { kind: "done", verdict: verdict("high", `${name} runs commands read from stdin`) };
+  const forItem = (item: StaticWord | undefined): StaticWord[] => {
+    if (item === undefined) return command;
+    const replaced = command.map((w) =>
+      w.dynamic || !w.value.includes("{}") ? w : { ...w, value: w.value.replaceAll("{}", item.value) },
+    );
+    return command.some((w) => w.value.includes("{}")) ? replaced : [...command, item];
+  };
+  const lines = (items.length === 0 ? [undefined] : items.slice(0, maxXargsItems)).map(forItem);
+  const [only] = command;
+  if (command.length === 1 && only !== undefined && /\s/.test(only.value)) {
+    const script = lines.map((line) => line.map((w) => w.value).join(" ")).join("\n");
+    return {
+      kind: "script",
+      what: name,
+      floor,
+      script: { value: script, dynamic: lines.some((l) => l.some((w) => w.dynamic)), fromDownload: false },
+    };
+  }
+  return { kind: "run", argvs: lines, floor };
+};
+
 export const commandWrappers: Readonly<Record<string, Unwrapper>> = {
+  taskset: unwrapTaskset,
+  parallel: unwrapParallel,
+  flock: launcher("wEc", ["wait", "timeout", "conflict-exit-code", "command"], {
+    leadingOperands: 1,
+    script: { short: "c", long: "command" },
+  }),
+  script: launcher(
+    "cOIBTo",
+    ["command", "log-out", "log-in", "log-io", "log-timing", "output-limit", "logging-format"],
+    { script: { short: "c", long: "command" } },
+  ),
+  unshare: launcher("SGRwC", [
+    "setuid",
+    "setgid",
+    "root",
+    "wd",
+    "propagation",
+    "map-user",
+    "map-group",
+    "map-users",
+    "map-groups",
+    "kill-child",
+    "monotonic",
+    "boottime",
+  ]),
+  nsenter: launcher("tSGrwTUe", ["target", "setuid", "setgid", "root", "wd", "env"]),
+  strace: launcher("eoOpsuaEPbIXS", ["output", "trace", "signal", "attach", "user", "env", "trace-path"]),
+  ltrace: launcher("eoOpsuaEn", ["output", "library"]),
+  chrt: launcher("T", ["sched-runtime", "sched-period", "sched-deadline"], { leadingOperands: 1 }),
+  numactl: launcher("CNmpiP", [
+    "physcpubind",
+    "cpunodebind",
+    "membind",
+    "preferred",
+    "interleave",
+    "localalloc",
+  ]),
+  prlimit: launcher("p", ["pid"]),
+  setpriv: launcher("", [
+    "reuid",
+    "regid",
+    "groups",
+    "inh-caps",
+    "ambient-caps",
+    "bounding-set",
+    "securebits",
+    "selinux-label",
+    "apparmor-profile",
+    "landlock-access",
+    "landlock-rule",
+  ]),
+  runuser: launcher("ugGcsl", ["user", "group", "supp-group", "command", "shell", "login"], {
+    script: { short: "c", long: "command" },
+  }),
+  sg: launcher("c", [], { leadingOperands: 1, script: { short: "c" } }),
+  cgexec: launcher("g", []),
+  firejail: launcher("", []),
+  fakeroot: launcher("sil", ["lib", "faked"]),
+  proot: launcher("rbwqk", ["rootfs", "bind", "cwd", "qemu", "kernel-release"]),
+  valgrind: launcher("", []),
+  "xvfb-run": launcher("nspfe", ["server-num", "server-args", "xauth-protocol", "auth-file", "error-file"]),
+  "dbus-run-session": launcher("", ["config-file", "dbus-daemon"]),
+  faketime: launcher("f", [], { leadingOperands: 1 }),
+  torsocks: launcher("uapP", ["user", "pass", "address", "port"]),
+  proxychains: launcher("f", []),
+  proxychains4: launcher("f", []),
+  unbuffer: launcher("", []),
+  rlwrap: launcher("aAbcCDfFgHlopPqsSw", []),
+  caffeinate: launcher("tw", []),
+  catchsegv: launcher("", []),
+  "systemd-run": launcher("pEuMHGd", [
+    "unit",
+    "property",
+    "description",
+    "slice",
+    "uid",
+    "gid",
+    "setenv",
+    "working-directory",
+    "machine",
+    "host",
+  ]),
   sudo: unwrapSudo,
   doas: unwrapDoas,
   su: unwrapSu,

@@ -36,7 +36,7 @@ function permissionJudge(firstOperandIsSpec: boolean): CommandJudge {
     // chmod modes may look like options (`chmod -x file`); they are operands, not flags.
     const modeLike =
       name === "chmod" ? parsed.options.filter((o) => !o.long && !"cfvR".includes(o.name)) : [];
-    const recursive = parsed.options.some((o) => (o.long ? o.name.startsWith("rec") : o.name === "R"));
+    const recursive = hasOption(parsed, "R", "recursive");
     const hasReference = hasOption(parsed, undefined, "reference");
     const operands =
       firstOperandIsSpec && !hasReference && modeLike.length === 0
@@ -164,8 +164,6 @@ const judgeSystemAdmin: CommandJudge = (_args, _ctx, name) =>
   verdict("high", `${name} changes the system's configuration`);
 
 const systemAdminTools = [
-  "at",
-  "batch",
   "useradd",
   "userdel",
   "usermod",
@@ -187,7 +185,6 @@ const systemAdminTools = [
   "swapoff",
   "sysctl",
   "launchctl",
-  "systemd-run",
   "chattr",
   "setfacl",
 ];

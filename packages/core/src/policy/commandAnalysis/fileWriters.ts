@@ -2,6 +2,7 @@ import { hasOption, optionValues, parseArgs } from "./commandArgs.js";
 import { judgeDeletionTargets } from "./deletionTargets.js";
 import type { CommandJudge, JudgeContext } from "./judgeContext.js";
 import { classifyWriteTarget } from "./pathClasses.js";
+import { judgeSensitiveTarget } from "./sensitiveOperands.js";
 import type { StaticWord } from "./staticWords.js";
 import { blocked, combineVerdicts, safeReadOnly, type Verdict, verdict } from "./verdict.js";
 
@@ -12,6 +13,12 @@ import { blocked, combineVerdicts, safeReadOnly, type Verdict, verdict } from ".
  * disks (blocked).
  */
 export function judgeWriteTarget(target: StaticWord, ctx: JudgeContext, what: string): Verdict {
+  const own = judgePlace(target, ctx, what);
+  const sensitive = judgeSensitiveTarget(target, ctx, what);
+  return sensitive ? combineVerdicts([own, sensitive]) : own;
+}
+
+function judgePlace(target: StaticWord, ctx: JudgeContext, what: string): Verdict {
   if (target.dynamic) return verdict("high", `${what} a path computed at run time (${target.value})`);
   switch (classifyWriteTarget(target.value, ctx)) {
     case "discard":

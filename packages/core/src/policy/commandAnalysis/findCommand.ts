@@ -39,7 +39,7 @@ const fileActions = new Set(["-fprint", "-fprint0", "-fprintf", "-fls"]);
  */
 export const judgeFind: CommandJudge = (args, ctx) => {
   const starts: StaticWord[] = [];
-  let i = 0;
+  let i = globalOptionsEnd(args);
   for (; i < args.length; i++) {
     const w = args[i];
     if (w === undefined || (!w.dynamic && /^[-(!]/.test(w.value) && w.value !== "-")) break;
@@ -76,6 +76,23 @@ export const judgeFind: CommandJudge = (args, ctx) => {
   if (verdicts.length === 0) return safeReadOnly("find only lists files");
   return combineVerdicts(verdicts);
 };
+
+/**
+ * The index after find's global options (`-H`, `-L`, `-P`, `-D debugopts`, `-Olevel`, `--`), which
+ * come before the starting points: `find -L / -delete` starts at `/`, not at `.`.
+ */
+function globalOptionsEnd(args: readonly StaticWord[]): number {
+  let i = 0;
+  while (i < args.length) {
+    const w = args[i];
+    if (w === undefined || w.dynamic) return i;
+    if (w.value === "--") return i + 1;
+    if (w.value === "-D") i += 2;
+    else if (/^-([HLP]+|O\d*)$/.test(w.value)) i++;
+    else return i;
+  }
+  return i;
+}
 
 /** Whether the expression has a test that narrows the matches (`-name`, `-type`, `-mtime`…). */
 function hasFilter(expression: readonly StaticWord[]): boolean {

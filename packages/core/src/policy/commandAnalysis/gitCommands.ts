@@ -1,7 +1,8 @@
-import { hasOption, parseArgs, splitSubcommand } from "./commandArgs.js";
-import type { CommandJudge } from "./judgeContext.js";
+import { hasOption, optionValues, parseArgs, spellsLong, splitSubcommand } from "./commandArgs.js";
+import { judgeInlineShell } from "./interpreters.js";
+import type { CommandJudge, JudgeContext } from "./judgeContext.js";
 import type { StaticWord } from "./staticWords.js";
-import { type Verdict, verdict, withNetwork } from "./verdict.js";
+import { atLeast, combineVerdicts, type Verdict, verdict, withNetwork } from "./verdict.js";
 
 /**
  * git subcommands that only read the repository. They are low, not safe: SPEC §5 calls git read
@@ -83,7 +84,7 @@ function discardsWork(sub: string, rest: readonly StaticWord[]): string | undefi
         ? "git reflog expire drops recovery points"
         : undefined;
     case "gc":
-      return words.some((w) => w.startsWith("--prune"))
+      return rest.some((w) => spellsLong(w, "prune"))
         ? "git gc --prune drops unreachable commits"
         : undefined;
     case "filter-branch":
@@ -100,7 +101,7 @@ function discardsWork(sub: string, rest: readonly StaticWord[]): string | undefi
 const commandKeys =
   /^(core\.(hookspath|fsmonitor|sshcommand|editor|pager|askpass)|alias\.|.*\.(textconv|command|clean|smudge|process)$|credential\.)/i;
 
-function judgeConfig(rest: readonly StaticWord[]): Verdict {
+function judgeConfig(rest: readonly StaticWord[], ctx: JudgeContext): Verdict {
   const parsed = parseArgs(rest, { shortWithValue: "f", longWithValue: ["file", "blob", "type", "default"] });
   const readFlags = [
     "get",
@@ -121,8 +122,10 @@ function judgeConfig(rest: readonly StaticWord[]): Verdict {
   if (parsed.operands.length <= 1 && !hasOption(parsed, undefined, "unset")) {
     return verdict("low", "git config only reads", true);
   }
-  if (keys.some((key) => commandKeys.test(key)))
-    return verdict("high", "git config sets a key that runs a program");
+  const key = keys.find((k) => commandKeys.test(k));
+  const value = parsed.operands[1];
+  if (key !== undefined && value !== undefined) return judgeConfigProgram(key, value, ctx);
+  if (key !== undefined) return verdict("high", "git config sets a key that runs a program");
   if (hasOption(parsed, undefined, "global") || hasOption(parsed, undefined, "system")) {
     return verdict("high", "git config changes configuration outside the project");
   }
@@ -180,10 +183,10 @@ function judgeTagOrStash(sub: string, rest: readonly StaticWord[]): Verdict | un
 
 /** Options that write a file instead of printing (`git diff --output=x`). */
 function writesOutputFile(rest: readonly StaticWord[]): boolean {
-  return rest.some((w) => w.value === "--output" || w.value.startsWith("--output="));
+  return rest.some((w) => spellsLong(w, "output"));
 }
 
-export const judgeGit: CommandJudge = (args) => {
+export const judgeGit: CommandJudge = (args, ctx) => {
   const {
     name: sub,
     before,
@@ -197,16 +200,116 @@ export const judgeGit: CommandJudge = (args) => {
       return verdict("safe", "git --version", true);
     return verdict("medium", "git with a subcommand computed at run time");
   }
+  const verdicts = [judgeSubcommand(sub, rest, ctx), ...judgeProgramOptions(sub, rest, ctx)];
   // `git -c key=value` can point a pager, fsmonitor or diff driver at any program.
-  if (hasOption(before, "c", "config-env")) return verdict("medium", "git -c overrides configuration");
-  return judgeSubcommand(sub, rest);
+  for (const setting of optionValues(before, "c", "config-env")) {
+    verdicts.push(judgeConfigSetting(setting, ctx, "git -c"));
+  }
+  if (hasOption(before, "c", "config-env") && optionValues(before, "c", "config-env").length === 0) {
+    verdicts.push(verdict("high", "git -c overrides configuration"));
+  }
+  return combineVerdicts(verdicts);
 };
 
-function judgeSubcommand(sub: string, rest: readonly StaticWord[]): Verdict {
+/**
+ * `key=value` given to `git -c` or `git clone -c`: at least high (any key may make git run a
+ * program), and a key whose value git runs is judged as that program.
+ */
+function judgeConfigSetting(setting: StaticWord, ctx: JudgeContext, what: string): Verdict {
+  const floor = verdict("high", `${what} ${setting.value}: overrides configuration`);
+  const eq = setting.value.indexOf("=");
+  const key = eq === -1 ? setting.value : setting.value.slice(0, eq);
+  if (eq === -1 || !commandKeys.test(key)) return floor;
+  return combineVerdicts([
+    floor,
+    judgeConfigProgram(key, { ...setting, value: setting.value.slice(eq + 1) }, ctx),
+  ]);
+}
+
+/** A configured program: aliases starting with `!` and the command keys run through the shell. */
+function judgeConfigProgram(key: string, value: StaticWord, ctx: JudgeContext): Verdict {
+  if (/^alias\./i.test(key) && !value.value.startsWith("!"))
+    return verdict("high", `git ${key} defines an alias`);
+  const script = { ...value, value: value.value.replace(/^!/, "") };
+  return atLeast(judgeInlineShell(script, ctx, `git ${key}`), "high", `git ${key} runs a program`);
+}
+
+/** Subcommand options whose value git runs as a program. */
+const programOptions = ["upload-pack", "receive-pack", "exec", "extcmd", "open-files-in-pager", "tool"];
+
+/**
+ * Options that make a subcommand run a program: `grep -O CMD`, `rebase -x CMD`, `clone -u CMD`,
+ * `difftool -x CMD`, `--upload-pack`…, `clone -c key=value`; `bisect run CMD` and `submodule
+ * foreach CMD` run their words. Each is at least high and judged as the program it runs.
+ */
+function judgeProgramOptions(sub: string, rest: readonly StaticWord[], ctx: JudgeContext): Verdict[] {
+  const verdicts: Verdict[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const w = rest[i];
+    if (w === undefined) break;
+    if (w.value === "--") break;
+    const long = programOptions.find(
+      (o) => spellsLong(w, o) && !(o === "tool" && sub !== "difftool" && sub !== "mergetool"),
+    );
+    const short =
+      (sub === "grep" && /^-O/.test(w.value)) ||
+      ((sub === "rebase" || sub === "difftool") && w.value === "-x") ||
+      ((sub === "clone" || sub === "fetch" || sub === "pull") && w.value === "-u");
+    const config = sub === "clone" && (w.value === "-c" || spellsLong(w, "config"));
+    if (!long && !short && !config) continue;
+    const attached = w.value.startsWith("--")
+      ? w.value.includes("=")
+        ? w.value.slice(w.value.indexOf("=") + 1)
+        : undefined
+      : w.value.length > 2
+        ? w.value.slice(2)
+        : undefined;
+    // `--open-files-in-pager` and `-O` take their program only attached; the others take the next word.
+    const optionalValue = long === "open-files-in-pager" || (sub === "grep" && w.value.startsWith("-O"));
+    const next = attached === undefined && !optionalValue ? rest[i + 1] : undefined;
+    if (next !== undefined) i++;
+    const value = attached !== undefined ? { ...w, value: attached } : next;
+    if (config) {
+      verdicts.push(value ? judgeConfigSetting(value, ctx, "git clone -c") : verdict("high", "git clone -c"));
+      continue;
+    }
+    verdicts.push(
+      value === undefined
+        ? verdict("high", `git ${sub} ${w.value} runs a program`)
+        : atLeast(
+            judgeInlineShell(value, ctx, `git ${sub} ${w.value}`),
+            "high",
+            `git ${sub} ${w.value} runs a program`,
+          ),
+    );
+  }
+  const action = rest[0];
+  if ((sub === "bisect" && action?.value === "run") || (sub === "submodule" && action?.value === "foreach")) {
+    const words = rest.slice(1).filter((w, i) => !(i === 0 && w.value === "--recursive"));
+    const script = {
+      value: words.map((w) => w.value).join(" "),
+      dynamic: words.some((w) => w.dynamic),
+      fromDownload: words.some((w) => w.fromDownload),
+    };
+    const inner =
+      sub === "bisect"
+        ? ctx.judgeArgv(words).verdict
+        : judgeInlineShell(script, ctx, `git submodule foreach`);
+    verdicts.push(atLeast(inner, "high", `git ${sub} ${action?.value} runs a command`));
+  }
+  return verdicts;
+}
+
+function judgeSubcommand(sub: string, rest: readonly StaticWord[], ctx: JudgeContext): Verdict {
   const networkVerdict = network[sub];
   if (networkVerdict) {
     const forced =
-      sub === "push" && rest.some((w) => /^(-f|--force.*|--mirror|--delete|-d|\+.*)$/.test(w.value));
+      sub === "push" &&
+      rest.some(
+        (w) =>
+          /^(-f|-d|\+.*)$/.test(w.value) ||
+          ["force", "force-with-lease", "mirror", "delete"].some((o) => spellsLong(w, o)),
+      );
     return withNetwork(
       forced ? verdict("high", "git push rewrites or deletes remote history") : networkVerdict,
     );
@@ -218,12 +321,12 @@ function judgeSubcommand(sub: string, rest: readonly StaticWord[]): Verdict {
       ? verdict("medium", `git ${sub} --output writes a file`)
       : verdict("low", `git ${sub} only reads`, true);
   }
-  if (sub === "config") return judgeConfig(rest);
+  if (sub === "config") return judgeConfig(rest, ctx);
   if (sub === "branch") return judgeBranch(rest);
   if (sub === "remote") return judgeRemote(rest);
   const special = judgeTagOrStash(sub, rest);
   if (special) return special;
-  if (sub === "archive" && rest.some((w) => w.value.startsWith("--remote"))) {
+  if (sub === "archive" && rest.some((w) => spellsLong(w, "remote"))) {
     return withNetwork(verdict("medium", "git archive --remote downloads"));
   }
   return verdict("medium", `git ${sub} changes the repository`);

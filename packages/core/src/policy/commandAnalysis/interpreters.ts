@@ -1,5 +1,6 @@
+import { judgeLet } from "./codeEvaluation.js";
 import { splitSubcommand } from "./commandArgs.js";
-import type { CommandJudge, JudgeContext } from "./judgeContext.js";
+import type { CommandJudge, JudgeContext, StageOutput } from "./judgeContext.js";
 import { judgePip } from "./packageManagers.js";
 import type { StaticWord } from "./staticWords.js";
 import {
@@ -20,6 +21,7 @@ import {
 function judgeProgramOnStdin(ctx: JudgeContext, name: string, isShell: boolean): Verdict {
   const stdin = ctx.stdin;
   if (stdin.downloads) return blocked(`downloaded content is piped into ${name}`);
+  if (stdin.from === "process") return judgeProducedProgram(stdin, ctx, name, isShell);
   if (stdin.text !== undefined) {
     return isShell
       ? explainedBy(ctx.judgeScript(stdin.text), `${name} reads a script`)
@@ -37,6 +39,22 @@ function judgeProgramOnStdin(ctx: JudgeContext, name: string, isShell: boolean):
   }
 }
 
+/**
+ * A program that commands write into a process substitution (`bash <(…)`, `sh < <(…)`, `source
+ * <(…)`): at least high, and a static one is judged in full.
+ */
+function judgeProducedProgram(
+  produced: StageOutput,
+  ctx: JudgeContext,
+  name: string,
+  isShell: boolean,
+): Verdict {
+  if (produced.downloads) return blocked(`${name} runs downloaded content`);
+  const floor = `${name} runs a program written by other commands`;
+  if (produced.text === undefined || !isShell) return verdict("high", floor);
+  return atLeast(explainedBy(ctx.judgeScript(produced.text), `${name} reads a script`), "high", floor);
+}
+
 /** An inline program given as a word (`bash -c WORD`, `eval WORDS`, `su -c WORD`). */
 export function judgeInlineShell(script: StaticWord | undefined, ctx: JudgeContext, what: string): Verdict {
   if (script === undefined) return verdict("high", `${what} without a script`);
@@ -48,6 +66,7 @@ export function judgeInlineShell(script: StaticWord | undefined, ctx: JudgeConte
 /** A script file operand: the project's scripts are low; a downloaded one is blocked. */
 function judgeScriptFile(file: StaticWord, ctx: JudgeContext, name: string, isShell: boolean): Verdict {
   if (file.fromDownload) return blocked(`${name} runs downloaded content`);
+  if (file.produced) return judgeProducedProgram(file.produced, ctx, name, isShell);
   if (!file.dynamic && (file.value === "/dev/stdin" || file.value === "-"))
     return judgeProgramOnStdin(ctx, name, isShell);
   if (file.dynamic) return verdict("medium", `${name} runs a script chosen at run time`);
@@ -207,6 +226,7 @@ const judgeSource: CommandJudge = (args, ctx, name) => {
   const file = args[0];
   if (file === undefined) return verdict("medium", `${name} without a file`);
   if (file.fromDownload) return blocked(`${name} runs downloaded content`);
+  if (file.produced) return judgeProducedProgram(file.produced, ctx, name, true);
   if (file.dynamic) return verdict("high", `${name} runs a file chosen at run time`);
   if (file.value === "/dev/stdin") return judgeProgramOnStdin(ctx, name, true);
   if (file.value.startsWith("/") || file.value.startsWith("~"))
@@ -216,11 +236,11 @@ const judgeSource: CommandJudge = (args, ctx, name) => {
 
 /** `trap 'code' SIGNAL` runs `code` later; it is judged now. */
 const judgeTrap: CommandJudge = (args, ctx) => {
-  const code = args[0];
+  const code = args[0]?.value === "--" ? args[1] : args[0];
   if (code === undefined || (!code.dynamic && (code.value.startsWith("-") || code.value === ""))) {
     return safeReadOnly("trap lists or resets handlers");
   }
-  return judgeInlineShell(code, ctx, "trap");
+  return atLeast(judgeInlineShell(code, ctx, "trap"), "high", "trap runs code later, when a signal arrives");
 };
 
 /**
@@ -236,6 +256,21 @@ const judgeAlias: CommandJudge = (args, ctx) => {
     });
   return verdicts.length === 0 ? safeReadOnly("alias lists aliases") : combineVerdicts(verdicts);
 };
+
+/** `at`/`batch` run the script on their stdin (or `-f FILE`) later, out of sight: at least high. */
+const judgeAt: CommandJudge = (args, ctx, name) => {
+  const floor = `${name} schedules commands to run later`;
+  const listsOrRemoves = args.some((w) => !w.dynamic && /^-[lrdc]$/.test(w.value));
+  if (listsOrRemoves) return verdict("low", `${name} lists or removes scheduled jobs`, true);
+  if (args.some((w) => !w.dynamic && w.value.startsWith("-f"))) return verdict("high", floor);
+  return atLeast(judgeProgramOnStdin(ctx, name, true), "high", floor);
+};
+
+/** `enable -f lib.so name` loads a builtin from a shared library: code that runs in the shell. */
+const judgeEnable: CommandJudge = (args) =>
+  args.some((w) => w.dynamic || /^-[a-z]*f/.test(w.value))
+    ? verdict("high", "enable -f loads a builtin from a shared library")
+    : verdict("medium", "enable changes which builtins run");
 
 export const shellNames = new Set([
   "sh",
@@ -274,4 +309,8 @@ export const interpreterJudges: Readonly<Record<string, CommandJudge>> = {
   ".": judgeSource,
   trap: judgeTrap,
   alias: judgeAlias,
+  let: judgeLet,
+  at: judgeAt,
+  batch: judgeAt,
+  enable: judgeEnable,
 };

@@ -1,16 +1,27 @@
+import path from "node:path";
 import { commandWrappers, type Unwrapped } from "./commandWrappers.js";
 import { destructiveJudgeFor } from "./destructiveCommands.js";
 import { fileWriterJudges } from "./fileWriters.js";
 import { judgeGit } from "./gitCommands.js";
-import { interpreterFamily, interpreterJudges, judgeInlineShell } from "./interpreters.js";
+import { interpreterFamily, interpreterJudges, judgeInlineShell, shellNames } from "./interpreters.js";
 import type { CommandJudge, JudgeContext, JudgedCommand, StageOutput } from "./judgeContext.js";
 import { noOutput } from "./judgeContext.js";
 import { downloaders, networkJudges } from "./networkCommands.js";
 import { packageManagerJudges } from "./packageManagers.js";
+import { classifyTarget } from "./pathClasses.js";
 import { projectToolJudges } from "./projectTools.js";
 import { readOnlyJudges } from "./readOnlyCommands.js";
+import { judgeSensitiveOperands } from "./sensitiveOperands.js";
 import type { StaticWord } from "./staticWords.js";
-import { atLeast, blocked, combineVerdicts, safeReadOnly, type Verdict, verdict } from "./verdict.js";
+import {
+  atLeast,
+  blocked,
+  combineVerdicts,
+  explainedBy,
+  safeReadOnly,
+  type Verdict,
+  verdict,
+} from "./verdict.js";
 
 const judgeTables: readonly Readonly<Record<string, CommandJudge>>[] = [
   readOnlyJudges,
@@ -42,11 +53,21 @@ export function judgeArgv(argv: readonly StaticWord[], ctx: JudgeContext): Judge
       output: noOutput,
     };
   }
-  const name = commandName(first.value);
+  const outside = leavesProject(first.value, ctx);
+  const raw = outside ? path.posix.basename(first.value) : first.value;
+  const name = commandName(raw);
   const args = argv.slice(1);
   const unwrap = lookup(commandWrappers, name);
   if (unwrap) return judgeUnwrapped(unwrap(args, ctx, name), ctx);
-  return { verdict: judgeNamed(first.value, name, args, ctx), output: outputOf(name, args, ctx) };
+  const judged = judgeNamed(raw, name, args, ctx);
+  const named = outside
+    ? atLeast(judged, "high", `runs ${first.value}, a program outside the project`)
+    : judged;
+  const sensitive = judgeSensitiveOperands(name, args, ctx);
+  return {
+    verdict: sensitive ? combineVerdicts([named, sensitive]) : named,
+    output: outputOf(name, args, ctx),
+  };
 }
 
 function judgeUnwrapped(unwrapped: Unwrapped, ctx: JudgeContext): JudgedCommand {
@@ -89,10 +110,49 @@ function judgeNamed(raw: string, name: string, args: readonly StaticWord[], ctx:
   // A function only counts when its name is not a command we know: shadowing `rm` with a harmless
   // function is judged as `rm` anyway, which errs on the side of caution.
   if (ctx.functions.has(raw)) return safeReadOnly(`calls ${raw}, a function judged where it is defined`);
+  const passed = judgePassedCommands(raw, args, ctx);
   if (raw.includes("/") && !raw.startsWith("/") && !raw.startsWith("~")) {
-    return verdict("low", `runs the project script ${raw}`);
+    return combineVerdicts([verdict("low", `runs the project script ${raw}`), ...passed]);
   }
-  return { ...verdict("medium", `${raw} is not a known command`), unknown: true };
+  const own: Verdict = { ...verdict("medium", `${raw} is not a known command`), unknown: true };
+  return passed.length === 0 ? own : { ...combineVerdicts([own, ...passed]), unknown: true };
+}
+
+/** Words of an unknown command looked at as commands it may run; more are not worth the time. */
+const maxPassedWords = 32;
+
+/**
+ * A program we do not know may be a wrapper (`taskset 1 rm -rf /`, `mytool --run 'rm -rf /'`): every
+ * tail of its words that starts with a known command, and every word that reads as a script, is
+ * judged as what it would run. A hard block there blocks; a shell or interpreter there is high.
+ */
+function judgePassedCommands(raw: string, args: readonly StaticWord[], ctx: JudgeContext): Verdict[] {
+  const verdicts: Verdict[] = [];
+  for (let i = 0; i < Math.min(args.length, maxPassedWords); i++) {
+    const word = args[i];
+    if (word === undefined || word.dynamic || word.value.startsWith("-")) continue;
+    const inner = commandName(word.value);
+    if (isKnownCommand(inner)) {
+      const judged = ctx.judgeArgv(args.slice(i)).verdict;
+      if (judged.block) verdicts.push(explainedBy(judged, `${raw} may run ${word.value}`));
+      else if (shellNames.has(inner) || Object.hasOwn(commandWrappers, inner)) {
+        verdicts.push(atLeast(judged, "high", `${raw} may run ${word.value}`));
+      }
+    }
+    if (/\s/.test(word.value) && /[;&|`$<>]|\b(rm|dd|mkfs|sh|bash|curl|wget)\b/.test(word.value)) {
+      const judged = ctx.judgeScript(word.value);
+      if (judged.block) verdicts.push(explainedBy(judged, `${raw} may run the script ${word.value}`));
+    }
+  }
+  return verdicts;
+}
+
+function isKnownCommand(name: string): boolean {
+  return (
+    Object.hasOwn(commandWrappers, name) ||
+    destructiveJudgeFor(name) !== undefined ||
+    findJudge(interpreterFamily(name)) !== undefined
+  );
 }
 
 function findJudge(name: string): CommandJudge | undefined {
@@ -106,6 +166,16 @@ function findJudge(name: string): CommandJudge | undefined {
 /** Own properties only: a command named `constructor` must not find Object's. */
 function lookup<T>(table: Readonly<Record<string, T>>, name: string): T | undefined {
   return Object.hasOwn(table, name) ? table[name] : undefined;
+}
+
+/**
+ * `./../../bin/rm` names a program outside the project through a relative path: it is judged as
+ * the program it names (rm), never as one of the project's own scripts.
+ */
+function leavesProject(raw: string, ctx: JudgeContext): boolean {
+  if (!raw.includes("/") || raw.startsWith("/") || raw.startsWith("~")) return false;
+  const cls = classifyTarget(raw, ctx);
+  return cls !== "project" && cls !== "projectRoot" && cls !== "unknown";
 }
 
 /** `/usr/bin/rm` is rm; `./rm` is a project script of that name and stays as written. */

@@ -4,7 +4,8 @@ import type { Verdict } from "./verdict.js";
 
 /** What a command reads on its standard input, as far as the analysis can see. */
 export interface StdinSource {
-  from: "terminal" | "pipe" | "heredoc" | "file";
+  /** `process`: a process substitution (`sh < <(…)`). */
+  from: "terminal" | "pipe" | "heredoc" | "file" | "process";
   /** Data downloaded from the network flows in (`curl … |` earlier in the pipeline). */
   downloads: boolean;
   /** The exact text when it is static: a heredoc, a here-string, `echo …` before the pipe. */
@@ -27,6 +28,10 @@ export interface JudgeContext extends PathContext {
   functions: ReadonlySet<string>;
   /** xargs appends arguments read from a stdin we cannot see, so targets are unknown. */
   argsFromStdin: boolean;
+  /** The static value of a shell variable at this point, or undefined when it is not known. */
+  variable(name: string): string | undefined;
+  /** The variable was set in this command line from data we cannot see (`read`, `x=$(…)`). */
+  runtimeValue(name: string): boolean;
   /** Judges a static shell script (`bash -c '…'`, `eval`, a heredoc fed to `sh`) in full. */
   judgeScript(source: string): Verdict;
   /** Judges another command line's words (a wrapper's inner command, `find -exec …`). */

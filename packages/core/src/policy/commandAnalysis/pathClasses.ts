@@ -6,6 +6,8 @@ export interface PathContext {
   cwd: ShellLocation;
   projectRoot?: string | undefined;
   homeDir?: string | undefined;
+  /** `$LATHE_HOME`, whose credentials and settings are sensitive wherever it lives. */
+  latheHome?: string | undefined;
 }
 
 /**

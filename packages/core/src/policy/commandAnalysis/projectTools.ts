@@ -1,7 +1,8 @@
-import { hasOption, parseArgs } from "./commandArgs.js";
-import type { CommandJudge } from "./judgeContext.js";
+import { hasOption, optionValues, parseArgs, staticWord } from "./commandArgs.js";
+import { judgeInlineShell } from "./interpreters.js";
+import type { CommandJudge, JudgeContext } from "./judgeContext.js";
 import type { StaticWord } from "./staticWords.js";
-import { type Verdict, verdict } from "./verdict.js";
+import { atLeast, combineVerdicts, type Verdict, verdict } from "./verdict.js";
 
 /**
  * Build, test and lint tools: they run the project's own code and write only inside it, which is
@@ -46,16 +47,67 @@ const buildAndTest = [
 
 const judgeBuild: CommandJudge = (_args, _ctx, name) => verdict("low", `${name} builds or tests the project`);
 
-const judgeMake: CommandJudge = (args) => {
+/** `$(shell cmd)` and `${shell cmd}` in make text run cmd through the shell. */
+const shellCalls = /\$[({]shell\s+([^)}]*)[)}]/g;
+
+/**
+ * make runs the project's Makefile (low). Text given on the command line is make code too:
+ * `--eval` adds rules and `$(shell …)` in it or in a `NAME=value` operand runs at parse time, and
+ * `SHELL=` picks the program every recipe runs with; those are at least high.
+ */
+const judgeMake: CommandJudge = (args, ctx) => {
   const parsed = parseArgs(args, {
-    shortWithValue: "CfIjlWo",
-    longWithValue: ["directory", "file", "makefile", "jobs"],
+    shortWithValue: "CfIjlWoE",
+    longWithValue: [
+      "directory",
+      "file",
+      "makefile",
+      "jobs",
+      "eval",
+      "include-dir",
+      "load-average",
+      "what-if",
+      "old-file",
+      "new-file",
+      "assume-old",
+      "assume-new",
+    ],
   });
+  const verdicts: Verdict[] = [];
+  for (const text of optionValues(parsed, "E", "eval")) {
+    verdicts.push(judgeMakeText(text, ctx, "make --eval"));
+  }
+  for (const operand of parsed.operands) {
+    const eq = operand.value.indexOf("=");
+    if (eq <= 0) continue;
+    const name = operand.value
+      .slice(0, eq)
+      .replace(/[:!?+]$/, "")
+      .trim();
+    if (name === "SHELL" || name === ".SHELLFLAGS" || operand.value.slice(0, eq).endsWith("!")) {
+      verdicts.push(verdict("high", `make ${name}= changes the program recipes run with`));
+    }
+    if (operand.dynamic || /\$[({]shell\s/.test(operand.value)) {
+      verdicts.push(judgeMakeText(operand, ctx, `make ${name}=`));
+    }
+  }
   const installs = parsed.operands.some((w) => w.value === "install" || w.value === "uninstall");
-  return installs
-    ? verdict("medium", "make install copies files out of the project")
-    : verdict("low", "make builds the project");
+  verdicts.push(
+    installs
+      ? verdict("medium", "make install copies files out of the project")
+      : verdict("low", "make builds the project"),
+  );
+  return combineVerdicts(verdicts);
 };
+
+function judgeMakeText(text: StaticWord, ctx: JudgeContext, what: string): Verdict {
+  const floor = `${what} runs make code given on the command line`;
+  if (text.dynamic) return verdict("high", floor);
+  const calls = [...text.value.matchAll(shellCalls)].map((m) =>
+    judgeInlineShell(staticWord(m[1] ?? ""), ctx, what),
+  );
+  return atLeast(combineVerdicts(calls), "high", floor);
+}
 
 interface WriteFlags {
   short?: string;

@@ -1,9 +1,11 @@
-import { hasOption, optionValues, parseArgs } from "./commandArgs.js";
+import { hasOption, optionValues, parseArgs, spellsLong, staticWord } from "./commandArgs.js";
 import { judgeWriteTarget } from "./fileWriters.js";
 import { judgeFind } from "./findCommand.js";
+import { judgeInlineShell } from "./interpreters.js";
 import type { CommandJudge } from "./judgeContext.js";
 import { sedScriptIsReadOnly } from "./sedScript.js";
-import { atLeast, safeReadOnly, verdict } from "./verdict.js";
+import type { StaticWord } from "./staticWords.js";
+import { atLeast, combineVerdicts, safeReadOnly, verdict } from "./verdict.js";
 
 /** Commands that only read files or print, whatever their arguments. */
 const plainReaders = [
@@ -13,6 +15,8 @@ const plainReaders = [
   "cat",
   "head",
   "tail",
+  "less",
+  "more",
   "wc",
   "pwd",
   "echo",
@@ -87,7 +91,6 @@ const plainReaders = [
   "expr",
   "tokei",
   "cloc",
-  "man",
   "info",
   "help",
 ];
@@ -123,7 +126,6 @@ const shellStateBuiltins = [
   "jobs",
   "hash",
   "getopts",
-  "let",
 ];
 
 const judgeSed: CommandJudge = (args) => {
@@ -131,9 +133,7 @@ const judgeSed: CommandJudge = (args) => {
     shortWithValue: "efl",
     longWithValue: ["expression", "file", "line-length"],
   });
-  if (
-    parsed.options.some((o) => (o.long ? o.name.startsWith("in-place") : o.name === "i" || o.name === "I"))
-  ) {
+  if (hasOption(parsed, "iI", "in-place")) {
     return verdict("medium", "sed -i edits files in place");
   }
   if (optionValues(parsed, "f", "file").length > 0) return verdict("medium", "sed runs a script file");
@@ -223,14 +223,67 @@ const judgeHostname: CommandJudge = (args) => {
     : safeReadOnly("hostname only prints");
 };
 
-const judgeRg: CommandJudge = (args) =>
-  hasOption(parseArgs(args), undefined, "pre")
-    ? verdict("medium", "rg --pre runs a command on each file")
-    : safeReadOnly("rg only searches");
+/**
+ * `rg --pre CMD` runs CMD on every file searched and `--hostname-bin CMD` runs CMD once: both are
+ * judged as the command they name, and at least high.
+ */
+const judgeRg: CommandJudge = (args, ctx) => {
+  const parsed = parseArgs(args, {
+    shortWithValue: "eEfgjmMABCtT",
+    longWithValue: ["pre", "hostname-bin", "regexp", "file", "glob", "type", "pre-glob", "max-count"],
+  });
+  const programs = [
+    ...optionValues(parsed, undefined, "pre"),
+    ...optionValues(parsed, undefined, "hostname-bin"),
+  ];
+  if (programs.length === 0) {
+    return hasOption(parsed, undefined, "pre") || hasOption(parsed, undefined, "hostname-bin")
+      ? verdict("high", "rg runs a program")
+      : safeReadOnly("rg only searches");
+  }
+  return combineVerdicts(
+    programs.map((program) =>
+      atLeast(ctx.judgeArgv([program, staticWord(".")]).verdict, "high", `rg runs ${program.value}`),
+    ),
+  );
+};
+
+/**
+ * man starts a pager (`-P`, `--pager`, `$MANPAGER`) or a browser (`-H`, `--html`) through the
+ * shell: a given one is judged as the script it is, and at least high.
+ */
+const judgeMan: CommandJudge = (args, ctx) => {
+  const parsed = parseArgs(args, {
+    shortWithValue: "PpCMSemLr",
+    longWithValue: ["pager", "preprocessor", "config-file", "manpath", "sections", "extension", "prompt"],
+  });
+  const programs = [
+    ...optionValues(parsed, "P", "pager"),
+    ...optionValues(parsed, undefined, "html"),
+    // `-H` takes its browser only attached (`-Hfirefox`).
+    ...args
+      .filter((w) => !w.dynamic && /^-H./.test(w.value))
+      .map((w): StaticWord => ({ ...w, value: w.value.slice(2) })),
+  ];
+  const browser = hasOption(parsed, "H", "html");
+  if (programs.length === 0) {
+    return browser ? verdict("high", "man starts a browser") : safeReadOnly("man only reads");
+  }
+  return combineVerdicts(
+    programs.map((program) =>
+      atLeast(judgeInlineShell(program, ctx, "man's pager"), "high", "man runs a pager program it is given"),
+    ),
+  );
+};
 
 /** fd's `-x`/`-X` run a command per match; it is judged with `{}` standing for `.`. */
 const judgeFd: CommandJudge = (args, ctx) => {
-  const at = args.findIndex((w) => !w.dynamic && ["-x", "--exec", "-X", "--exec-batch"].includes(w.value));
+  const at = args.findIndex(
+    (w) =>
+      (!w.dynamic && (w.value === "-x" || w.value === "-X")) ||
+      spellsLong(w, "exec") ||
+      spellsLong(w, "exec-batch"),
+  );
   if (at === -1) return safeReadOnly("fd only lists files");
   const inner = args
     .slice(at + 1)
@@ -271,6 +324,7 @@ export const readOnlyJudges: Readonly<Record<string, CommandJudge>> = {
   date: judgeDate,
   hostname: judgeHostname,
   rg: judgeRg,
+  man: judgeMan,
   fd: judgeFd,
   fdfind: judgeFd,
   base64: judgeBase64,

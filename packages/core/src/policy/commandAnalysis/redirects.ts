@@ -1,7 +1,8 @@
 import { judgeWriteTarget } from "./fileWriters.js";
 import type { JudgeContext } from "./judgeContext.js";
+import { judgeSensitiveTarget } from "./sensitiveOperands.js";
 import type { StaticWord } from "./staticWords.js";
-import { safeReadOnly, type Verdict } from "./verdict.js";
+import { combineVerdicts, safeReadOnly, type Verdict, verdict, withNetwork } from "./verdict.js";
 
 const inputOperators = new Set(["<", "<&", "<&-", "<<", "<<-", "<<<"]);
 
@@ -16,6 +17,30 @@ export function judgeFileRedirect(
   targetIsProcess: boolean,
   ctx: JudgeContext,
 ): Verdict {
+  const own = judgeOwnTarget(operator, target, targetIsProcess, ctx);
+  const sensitive =
+    target === undefined || targetIsProcess || /^(\d+|-)$/.test(target.value)
+      ? undefined
+      : judgeSensitiveTarget(
+          target,
+          ctx,
+          inputOperators.has(operator) ? "redirect reads" : "redirect writes to",
+        );
+  return sensitive ? combineVerdicts([own, sensitive]) : own;
+}
+
+/** bash opens a socket for `/dev/tcp/HOST/PORT` and `/dev/udp/…` in a redirect, reading or writing. */
+const socketPath = /^\/dev\/(tcp|udp)\//;
+
+function judgeOwnTarget(
+  operator: string,
+  target: StaticWord | undefined,
+  targetIsProcess: boolean,
+  ctx: JudgeContext,
+): Verdict {
+  if (target !== undefined && socketPath.test(target.value)) {
+    return withNetwork(verdict("high", `redirect opens a network connection (${target.value})`));
+  }
   if (inputOperators.has(operator) || target === undefined || targetIsProcess) {
     return safeReadOnly("redirect reads or copies a descriptor");
   }

@@ -1,5 +1,9 @@
 import type { Node } from "web-tree-sitter";
+import { commandForRules } from "../rules/commandSegments.js";
+import { judgeArithmetic, judgeExpandedText, judgeVariableName } from "./codeEvaluation.js";
+import { optionValues, parseArgs } from "./commandArgs.js";
 import type { CommandParser } from "./commandParser.js";
+import { judgeAssignment } from "./environmentAssignments.js";
 import { isForkBomb } from "./forkBomb.js";
 import { judgeArgv } from "./judgeCommand.js";
 import {
@@ -10,11 +14,14 @@ import {
   type StdinSource,
   terminalStdin,
 } from "./judgeContext.js";
+import { joinLineContinuations } from "./lineContinuations.js";
 import { judgeFileRedirect } from "./redirects.js";
 import type { ShellLocation } from "./shellLocation.js";
+import { reboundText, recordRebinding } from "./shellRebinding.js";
 import {
   cloneState,
   followDirectoryChange,
+  initialState,
   mergeConditional,
   type ShellState,
   variableValue,
@@ -26,7 +33,15 @@ import {
   visitSubstitutions,
   type WordScope,
 } from "./staticWords.js";
-import { atLeast, blocked, combineVerdicts, safeReadOnly, type Verdict, verdict } from "./verdict.js";
+import {
+  atLeast,
+  blocked,
+  combineVerdicts,
+  explainedBy,
+  safeReadOnly,
+  type Verdict,
+  verdict,
+} from "./verdict.js";
 
 /** One judged segment, before it is turned into the public `CommandSegment`. */
 export interface SegmentRecord {
@@ -39,6 +54,7 @@ export interface WalkSettings {
   parser: CommandParser;
   projectRoot?: string | undefined;
   homeDir?: string | undefined;
+  latheHome?: string | undefined;
   /** How many `bash -c`/`eval` levels deep this walk is. */
   depth: number;
 }
@@ -90,19 +106,16 @@ const conditionalTypes = new Set([
 
 /** Parses a script and judges every segment of it. */
 export function walkScript(source: string, settings: WalkSettings, cwd: ShellLocation): WalkResult {
-  const tree = settings.parser.parse(source);
+  const tree = settings.parser.parse(joinLineContinuations(source));
   try {
     const walker = new SegmentWalker(settings);
-    const state: ShellState = {
-      cwd,
-      vars: new Map(),
-      functions: new Set(),
-      conditional: false,
-      substituting: false,
-    };
-    walker.visit(tree.rootNode, state, terminalStdin);
+    walker.visit(tree.rootNode, initialState(cwd), terminalStdin);
+    walker.flushPending(source);
     const result: WalkResult = { segments: walker.segments };
-    if (tree.rootNode.hasError) result.parseError = walker.parseError ?? source;
+    if (tree.rootNode.hasError) {
+      result.parseError = walker.parseError ?? source;
+      walker.visitUnparsed(source, cwd);
+    }
     return result;
   } finally {
     // Trees live in wasm memory, which the JavaScript garbage collector does not reclaim.
@@ -113,8 +126,47 @@ export function walkScript(source: string, settings: WalkSettings, cwd: ShellLoc
 class SegmentWalker {
   readonly segments: SegmentRecord[] = [];
   parseError: string | undefined;
+  /**
+   * Judgements of code that word expansion evaluates (arithmetic, prompt expansion), waiting for
+   * the segment whose words are being read.
+   */
+  private pending: Verdict[] = [];
 
   constructor(private readonly settings: WalkSettings) {}
+
+  /** Whatever expansion outside any command evaluated becomes a segment of its own. */
+  flushPending(text: string): void {
+    const pending = this.takePending();
+    if (pending.length > 0) this.segments.push({ text, argv: [], verdict: combineVerdicts(pending) });
+  }
+
+  /**
+   * When the parser fails, the line is also read the way the permission rules read it, and each
+   * simple command found is judged: a broken line is never judged below its visible commands.
+   */
+  visitUnparsed(source: string, cwd: ShellLocation): void {
+    const ctx = this.context(initialState(cwd), terminalStdin);
+    for (const segment of commandForRules(source).segments) {
+      const argv = segment.words.map((w) => ({ value: w.value, dynamic: w.dynamic, fromDownload: false }));
+      const judged = judgeArgv(argv, ctx).verdict;
+      this.segments.push({
+        text: segment.text,
+        argv: argv.map((w) => w.value),
+        verdict: explainedBy(judged, "read without the parser"),
+      });
+    }
+  }
+
+  private takePending(): Verdict[] {
+    const taken = this.pending;
+    this.pending = [];
+    return taken;
+  }
+
+  /** Adds a judgement to the segment being built, or as its own segment. */
+  private addSegment(text: string, argv: string[], own: Verdict): void {
+    this.segments.push({ text, argv, verdict: combineVerdicts([own, ...this.takePending()]) });
+  }
 
   visit(node: Node, state: ShellState, stdin: StdinSource): StageOutput {
     switch (node.type) {
@@ -131,16 +183,27 @@ class SegmentWalker {
       case "function_definition":
         this.visitFunction(node, state);
         return noOutput;
-      case "variable_assignment":
-        this.assign(node, state);
+      case "variable_assignment": {
+        const judged = this.assign(node, state);
+        if (judged || this.pending.length > 0)
+          this.addSegment(node.text, [], judged ?? safeReadOnly("only sets a variable"));
         return noOutput;
+      }
+      case "compound_statement":
+        if (node.child(0)?.type === "((") {
+          this.visitArithmeticCommand(node, state);
+          return noOutput;
+        }
+        return this.visitChildren(node, state, stdin);
+      case "c_style_for_statement":
+        this.visitArithmeticHeader(node, state);
+        return this.visitConditional(node, state, stdin);
       case "declaration_command":
       case "unset_command":
         this.visitDeclaration(node, state);
         return noOutput;
       case "test_command":
-        visitSubstitutions(node, this.scope(state));
-        this.segments.push({ text: node.text, argv: [], verdict: safeReadOnly("tests a condition") });
+        this.visitTest(node, state);
         return noOutput;
       case "ERROR":
         this.parseError ??= node.text;
@@ -267,6 +330,7 @@ class SegmentWalker {
     const scope = this.scope(state);
     const argv: StaticWord[] = [];
     const redirects: Node[] = [];
+    const prefixAssignments: Node[] = [];
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
       if (!child) continue;
@@ -276,13 +340,26 @@ class SegmentWalker {
         // tree-sitter reads `$"…"` as a lone `$` argument followed by the string.
         if (child.isNamed) argv.push(...evaluateWords(child, scope));
       } else if (field === "redirect") redirects.push(child);
-      else if (child.type === "variable_assignment") evaluateAssignedValue(child, scope);
+      else if (child.type === "variable_assignment") prefixAssignments.push(child);
       else if (child.isNamed) this.visitChildren(child, state, stdin);
     }
     redirects.push(...outerRedirects);
     const commandStdin = this.stdinFrom(redirects, state, stdin);
     const ctx = this.context(state, commandStdin);
+    const assigned: Verdict[] = [];
+    for (const assignment of prefixAssignments) {
+      const name = assignment.childForFieldName("name")?.text ?? "";
+      const judgedAssignment = judgeAssignment(name, evaluateAssignedValue(assignment, scope), ctx);
+      if (judgedAssignment) assigned.push(judgedAssignment);
+    }
     const judged = judgeArgv(argv, ctx);
+    const rebound = reboundText(argv, state);
+    if (rebound !== undefined) {
+      assigned.push(judgeExpandedCommand(rebound, ctx, `${argv[0]?.value} was rebound`));
+    }
+    const rebinding = recordRebinding(argv, state);
+    if (rebinding) assigned.push(rebinding);
+    assigned.push(...this.namesEvaluated(argv, ctx));
     // SPEC §5: substituting the output of a command we do not know is high.
     const own =
       state.substituting && judged.verdict.unknown
@@ -292,13 +369,14 @@ class SegmentWalker {
             `the output of an unknown command is substituted (${argv[0]?.value})`,
           )
         : judged.verdict;
-    const verdicts = [own, ...this.judgeRedirects(redirects, state, ctx)];
-    this.segments.push({
-      text: textNode.text,
-      argv: argv.map((w) => w.value),
-      verdict: combineVerdicts(verdicts),
-    });
+    const verdicts = [own, ...assigned, ...this.judgeRedirects(redirects, state, ctx)];
+    this.addSegment(
+      textNode.text,
+      argv.map((w) => w.value),
+      combineVerdicts(verdicts),
+    );
     followDirectoryChange(argv, state);
+    markRuntimeValues(argv, state);
     return judged.output;
   }
 
@@ -317,35 +395,132 @@ class SegmentWalker {
     if (body) this.visit(body, cloneState(state, true), terminalStdin);
   }
 
-  private assign(node: Node, state: ShellState): void {
-    const name = node.childForFieldName("name")?.text;
+  /** Records a variable's value; returns a judgement when the assignment changes what runs. */
+  private assign(node: Node, state: ShellState, arithmetic = false): Verdict | undefined {
+    const nameNode = node.childForFieldName("name");
     const value = evaluateAssignedValue(node, this.scope(state));
-    if (name === undefined) return;
+    if (!nameNode) return undefined;
+    const ctx = this.context(state, terminalStdin);
+    const verdicts: Verdict[] = [];
+    const index = nameNode.type === "subscript" ? nameNode.childForFieldName("index") : null;
+    if (index)
+      verdicts.push(judgeArithmetic(evaluateWord(index, this.scope(state)).value, ctx, "an array subscript"));
+    const name = nameNode.type === "subscript" ? (nameNode.namedChildren[0]?.text ?? "") : nameNode.text;
+    if (arithmetic) state.integers.add(name);
+    if (value !== undefined) {
+      if (arithmetic || state.integers.has(name))
+        verdicts.push(judgeArithmetic(value.value, ctx, `declare -i ${name}`));
+      const changes = judgeAssignment(name, value, ctx);
+      if (changes) verdicts.push(changes);
+    }
     const appends = node.children.some((c) => c?.type === "+=");
     const known = !state.conditional && !appends && value !== undefined && !value.dynamic;
     state.vars.set(name, known ? value.value : undefined);
+    if (value !== undefined && /\$\(|`/.test(value.value) && value.dynamic) state.runtime.add(name);
+    else if (known) state.runtime.delete(name);
+    const raised = verdicts.filter((v) => !v.readOnly || v.risk !== "safe");
+    return raised.length === 0 ? undefined : combineVerdicts(raised);
+  }
+
+  /** `(( expr ))`: arithmetic evaluation, whose variables may hold subscripts that run code. */
+  private visitArithmeticCommand(node: Node, state: ShellState): void {
+    visitSubstitutions(node, this.scope(state));
+    const text = node.text.replace(/^\(\(/, "").replace(/\)\)$/, "");
+    const judged = judgeArithmetic(text, this.context(state, terminalStdin), "(( ))");
+    this.addSegment(node.text, [], judged);
+  }
+
+  /** `for (( init; test; step ))`: the three expressions are arithmetic. */
+  private visitArithmeticHeader(node: Node, state: ShellState): void {
+    const parts = ["initializer", "condition", "update"]
+      .flatMap((field) => node.childrenForFieldName(field))
+      .filter((c): c is Node => c !== null);
+    const ctx = this.context(state, terminalStdin);
+    const verdicts = parts.map((part) => judgeArithmetic(part.text, ctx, "for (( ))"));
+    const raised = verdicts.filter((v) => v.risk !== "safe");
+    if (raised.length > 0) this.addSegment(node.text, [], combineVerdicts(raised));
+  }
+
+  /** `[[ … ]]`: `-eq` and the other numeric tests evaluate both sides as arithmetic. */
+  private visitTest(node: Node, state: ShellState): void {
+    const scope = this.scope(state);
+    visitSubstitutions(node, scope);
+    const ctx = this.context(state, terminalStdin);
+    const verdicts: Verdict[] = [safeReadOnly("tests a condition")];
+    const doubleBracket = node.child(0)?.type === "[[";
+    const visitExpressions = (expression: Node): void => {
+      const operator = expression.childForFieldName("operator")?.text;
+      if (doubleBracket && operator !== undefined && /^-(eq|ne|lt|le|gt|ge)$/.test(operator)) {
+        for (const side of ["left", "right"]) {
+          const operand = expression.childForFieldName(side);
+          if (operand)
+            verdicts.push(judgeArithmetic(evaluateWord(operand, scope).value, ctx, `[[ ${operator} ]]`));
+        }
+      }
+      for (const child of expression.namedChildren) if (child) visitExpressions(child);
+    };
+    visitExpressions(node);
+    this.addSegment(node.text, [], combineVerdicts(verdicts));
+  }
+
+  /**
+   * Builtins that take variable names evaluate a subscript in them: `read 'a[$(cmd)]'`,
+   * `printf -v NAME`, `unset NAME`, `mapfile NAME`; `let` evaluates its words as arithmetic.
+   */
+  private namesEvaluated(argv: readonly StaticWord[], ctx: JudgeContext): Verdict[] {
+    const [first, ...args] = argv;
+    if (first === undefined || first.dynamic) return [];
+    const names = variableNameOperands(first.value, args);
+    return names
+      .map((w) => judgeVariableName(w, ctx, `${first.value} sets`))
+      .filter((v) => v.risk !== "safe");
   }
 
   private visitDeclaration(node: Node, state: ShellState): void {
+    const keyword = node.child(0)?.text ?? "declare";
+    const scope = this.scope(state);
+    const ctx = this.context(state, terminalStdin);
+    const flagWords = node.namedChildren.filter((c): c is Node => c?.type === "word" && /^-/.test(c.text));
+    const arithmetic = flagWords.some((c) => /^-[A-Za-z]*i/.test(c.text));
+    // `declare -n ref=NAME`: every use of ref reads NAME, subscript included.
+    const nameref = flagWords.some((c) => /^-[A-Za-z]*n/.test(c.text));
+    const verdicts: Verdict[] = [safeReadOnly(`${keyword} only changes shell variables`)];
     for (const child of node.namedChildren) {
       if (!child) continue;
-      if (child.type === "variable_assignment") this.assign(child, state);
-      else if (node.type === "unset_command" || child.type === "variable_name")
-        state.vars.set(child.text, undefined);
-      else visitSubstitutions(child, this.scope(state));
+      if (child.type === "variable_assignment") {
+        const judged = this.assign(child, state, arithmetic);
+        if (judged) verdicts.push(judged);
+        if (nameref)
+          verdicts.push(judgeVariableName(evaluateAssignedValue(child, scope), ctx, `${keyword} -n`));
+        continue;
+      }
+      if (child.type === "word" && /^[-+]/.test(child.text)) continue;
+      const word =
+        child.type === "variable_name"
+          ? { value: child.text, dynamic: false, fromDownload: false }
+          : evaluateWord(child, scope);
+      // `declare 'a[$(cmd)]=1'` and `unset 'a[$(cmd)]'`: the quoted word is a name with a subscript.
+      const eq = word.value.indexOf("=");
+      const nameWord = eq === -1 ? word : { ...word, value: word.value.slice(0, eq) };
+      verdicts.push(judgeVariableName(nameWord, ctx, `${keyword} sets`));
+      if (eq !== -1) {
+        const name = nameWord.value;
+        const value = { ...word, value: word.value.slice(eq + 1) };
+        const changes = judgeAssignment(name, value, ctx);
+        if (changes) verdicts.push(changes);
+        if (arithmetic) verdicts.push(judgeArithmetic(value.value, ctx, `${keyword} -i ${name}`));
+        if (nameref) verdicts.push(judgeVariableName(value, ctx, `${keyword} -n`));
+        state.vars.set(name, undefined);
+      } else state.vars.set(word.value, undefined);
+      if (arithmetic) state.integers.add(nameWord.value);
     }
-    const keyword = node.child(0)?.text ?? "declare";
-    this.segments.push({
-      text: node.text,
-      argv: [keyword],
-      verdict: safeReadOnly(`${keyword} only changes shell variables`),
-    });
+    this.addSegment(node.text, [keyword], combineVerdicts(verdicts));
   }
 
-  /** Commands in `$(…)`, backticks and `<(…)` run in a subshell; returns whether they download. */
-  private substitution(node: Node, state: ShellState): boolean {
+  /** Commands in `$(…)`, backticks and `<(…)` run in a subshell; returns what they write. */
+  private substitution(node: Node, state: ShellState): StageOutput {
     const inner = { ...cloneState(state), substituting: true };
-    return this.visitChildren(node, inner, terminalStdin).downloads;
+    return this.visitChildren(node, inner, terminalStdin);
   }
 
   private stdinFrom(redirects: readonly Node[], state: ShellState, inherited: StdinSource): StdinSource {
@@ -372,7 +547,15 @@ class SegmentWalker {
             : { from: "heredoc", downloads: false, text: `${word.value}\n` };
       } else if (redirect.type === "file_redirect" && redirectOperator(redirect) === "<") {
         const descriptor = redirect.childForFieldName("descriptor")?.text;
-        if (descriptor === undefined || descriptor === "0") source = { from: "file", downloads: false };
+        if (descriptor !== undefined && descriptor !== "0") continue;
+        const destination = redirect.childForFieldName("destination");
+        if (destination?.type !== "process_substitution") {
+          source = { from: "file", downloads: false };
+          continue;
+        }
+        // `sh < <(…)`: what the commands write is the program; visited here, before the judging.
+        const produced = this.substitution(destination, state);
+        source = withText({ from: "process", downloads: produced.downloads }, produced.text);
       }
     }
     return source;
@@ -394,7 +577,11 @@ class SegmentWalker {
       const [destination, ...extra] = destinations;
       for (const word of extra) visitSubstitutions(word, scope);
       const isProcess = destination?.type === "process_substitution";
-      if (destination && isProcess) this.substitution(destination, state);
+      const descriptor = redirect.childForFieldName("descriptor")?.text;
+      const readsStdin =
+        redirectOperator(redirect) === "<" && (descriptor === undefined || descriptor === "0");
+      // A process substitution on stdin was walked already, when stdin was worked out.
+      if (destination && isProcess && !readsStdin) this.substitution(destination, state);
       const target = destination && !isProcess ? evaluateWord(destination, scope) : undefined;
       verdicts.push(judgeFileRedirect(redirectOperator(redirect), target, isProcess, ctx));
     }
@@ -403,8 +590,34 @@ class SegmentWalker {
 
   private scope(state: ShellState): WordScope {
     return {
-      variable: (name) => variableValue(name, state),
+      variable: (name) => variableValue(name, state, this.settings.latheHome),
       substitution: (node) => this.substitution(node, state),
+      arithmetic: (text) => {
+        const judged = judgeArithmetic(text, this.context(state, terminalStdin), "arithmetic");
+        if (judged.risk !== "safe") this.pending.push(judged);
+      },
+      indirection: (name) => {
+        const ctx = this.context(state, terminalStdin);
+        const value = variableValue(name, state, this.settings.latheHome);
+        const judged = state.runtime.has(name)
+          ? verdict("high", `\${!${name}} reads a variable named by a value read at run time`)
+          : value === undefined
+            ? undefined
+            : judgeVariableName({ value, dynamic: false, fromDownload: false }, ctx, `\${!${name}} reads`);
+        if (judged && judged.risk !== "safe") this.pending.push(judged);
+      },
+      prompt: (name) => {
+        const value = variableValue(name, state, this.settings.latheHome);
+        const ctx = this.context(state, terminalStdin);
+        this.pending.push(
+          value === undefined
+            ? verdict(
+                "high",
+                `\${${name}@P} expands a value we cannot see as a prompt, running what it holds`,
+              )
+            : judgeExpandedText(value, ctx, `\${${name}@P} expands ${name} as a prompt`),
+        );
+      },
     };
   }
 
@@ -413,9 +626,12 @@ class SegmentWalker {
       cwd: state.cwd,
       projectRoot: this.settings.projectRoot,
       homeDir: this.settings.homeDir,
+      latheHome: this.settings.latheHome,
       stdin,
       functions: state.functions,
       argsFromStdin: false,
+      variable: (name) => variableValue(name, state, this.settings.latheHome),
+      runtimeValue: (name) => state.runtime.has(name),
       judgeScript: (source) => this.judgeScript(source, state.cwd),
       judgeArgv: (argv, overrides): JudgedCommand => judgeArgv(argv, { ...ctx, ...overrides }),
     };
@@ -449,7 +665,48 @@ function redirectOperator(redirect: Node): string {
   return "";
 }
 
-function evaluateAssignedValue(node: Node, scope: WordScope): StaticWord | undefined {
+function evaluateAssignedValue(node: Node, scope: WordScope): StaticWord {
   const value = node.childForFieldName("value");
   return value ? evaluateWord(value, scope) : { value: "", dynamic: false, fromDownload: false };
+}
+
+/** Options of `read` and `mapfile` that take a value, which is not a variable name. */
+const readOptionsWithValue = "adinNptu";
+const mapfileOptionsWithValue = "dnOsuCc";
+
+/** The words of a builtin that bash takes as variable names. */
+function variableNameOperands(name: string, args: readonly StaticWord[]): StaticWord[] {
+  switch (name) {
+    case "read":
+      return [
+        ...parseArgs(args, { shortWithValue: readOptionsWithValue }).operands,
+        ...optionValues(parseArgs(args, { shortWithValue: readOptionsWithValue }), "a"),
+      ];
+    case "mapfile":
+    case "readarray":
+      return parseArgs(args, { shortWithValue: mapfileOptionsWithValue }).operands.slice(0, 1);
+    case "printf":
+      return optionValues(parseArgs(args, { shortWithValue: "v", stopAtOperand: true }), "v");
+    case "unset":
+      return parseArgs(args).operands;
+    default:
+      return [];
+  }
+}
+
+/** `read x`, `mapfile a`: their variables now hold data we cannot see. */
+function markRuntimeValues(argv: readonly StaticWord[], state: ShellState): void {
+  const [first, ...args] = argv;
+  if (first === undefined || first.dynamic) return;
+  for (const word of variableNameOperands(first.value, args)) {
+    if (word.dynamic) continue;
+    const name = word.value.replace(/\[.*$/, "");
+    state.vars.set(name, undefined);
+    if (first.value !== "unset") state.runtime.add(name);
+  }
+}
+
+/** The judgement of a rebound command, as the text it now stands for; at least high. */
+function judgeExpandedCommand(text: string, ctx: JudgeContext, what: string): Verdict {
+  return atLeast(explainedBy(ctx.judgeScript(text), what), "high", `${what}: runs something else`);
 }

@@ -1,5 +1,7 @@
 import type { Node } from "web-tree-sitter";
+import { decodeAnsiC } from "../rules/shellText.js";
 import { expandBraces } from "./braceExpansion.js";
+import type { StageOutput } from "./judgeContext.js";
 
 /** A shell word as far as it can be known without running anything. */
 export interface StaticWord {
@@ -9,6 +11,8 @@ export interface StaticWord {
   dynamic: boolean;
   /** Part of the word comes from a substitution whose commands download from the network. */
   fromDownload: boolean;
+  /** The word is a process substitution (`<(…)`): what its commands write, as far as known. */
+  produced?: StageOutput;
 }
 
 /** What word evaluation needs from the walk around it. */
@@ -16,40 +20,91 @@ export interface WordScope {
   /** The static value of a shell variable, or undefined when it is not known. */
   variable(name: string): string | undefined;
   /**
-   * Judges the commands inside a `$(…)`, backtick or `<(…)`/`>(…)` substitution; returns whether
-   * they download from the network (so `bash <(curl …)` can be recognised).
+   * Judges the commands inside a `$(…)`, backtick or `<(…)`/`>(…)` substitution; returns what they
+   * write (so `bash <(curl …)` and `bash <(echo …)` can be recognised).
    */
-  substitution(node: Node): boolean;
+  substitution(node: Node): StageOutput;
+  /** Judges text bash evaluates as arithmetic (`$(( … ))`, an array subscript). */
+  arithmetic(text: string): void;
+  /** Judges `${name@P}`: the variable's value is expanded like a prompt, running what it holds. */
+  prompt(name: string): void;
+  /** Judges `${!name}`: the variable's value is read as a variable name, subscript included. */
+  indirection(name: string): void;
 }
 
 interface Builder {
   chars: string[];
   /** Per character: it was unquoted and unescaped, so braces and commas in it are syntax. */
   active: boolean[];
+  /** Per character: it came from an unquoted expansion, so bash splits the word at it (IFS). */
+  splits: boolean[];
+  /** Collecting inside double quotes, where expansions are not split. */
+  quoted: boolean;
   dynamic: boolean;
   fromDownload: boolean;
+  /** Set when the whole word is one process substitution. */
+  produced?: StageOutput;
 }
 
 /** Evaluates one argument node; brace expansion may turn it into several words. */
 export function evaluateWords(node: Node, scope: WordScope): StaticWord[] {
-  const b: Builder = { chars: [], active: [], dynamic: false, fromDownload: false };
+  const b = newBuilder();
   collect(node, scope, b);
-  const text = b.chars.join("");
-  const values = b.active.some(Boolean) ? expandBraces(text, b.active) : [text];
+  if (b.produced && node.type === "process_substitution")
+    return [{ value: b.chars.join(""), dynamic: true, fromDownload: b.fromDownload, produced: b.produced }];
+  // An unquoted expansion that is empty is no word at all (`e=; ls $e x` runs `ls x`).
+  if (b.chars.length === 0 && (node.type === "simple_expansion" || node.type === "expansion")) return [];
+  const values = splitFields(b, scope.variable("IFS") ?? defaultIfs).flatMap((field) =>
+    field.active.some(Boolean) ? expandBraces(field.text, field.active) : [field.text],
+  );
   return values.map((value) => ({ value, dynamic: b.dynamic, fromDownload: b.fromDownload }));
+}
+
+const defaultIfs = " \t\n";
+
+/**
+ * Field splitting: the value of an unquoted `$x` is cut at IFS characters, so `x='rm -rf /'; $x`
+ * runs `rm` with two arguments. IFS whitespace runs make one break and never an empty field;
+ * other IFS characters each end a field. A word that splits into nothing is dropped, as in bash.
+ */
+function splitFields(b: Builder, ifs: string): { text: string; active: boolean[] }[] {
+  if (!b.splits.some(Boolean)) return [{ text: b.chars.join(""), active: b.active }];
+  const fields: { text: string; active: boolean[] }[] = [];
+  let text = "";
+  let active: boolean[] = [];
+  for (let i = 0; i < b.chars.length; i++) {
+    const c = b.chars[i] ?? "";
+    if (b.splits[i] && ifs.includes(c)) {
+      if (text !== "" || !/\s/.test(c)) fields.push({ text, active });
+      text = "";
+      active = [];
+      continue;
+    }
+    text += c;
+    active.push(b.active[i] ?? false);
+  }
+  if (text !== "") fields.push({ text, active });
+  return fields;
+}
+
+function newBuilder(): Builder {
+  return { chars: [], active: [], splits: [], quoted: false, dynamic: false, fromDownload: false };
 }
 
 /** Evaluates a node that bash never splits or brace-expands (a redirect target, an assignment). */
 export function evaluateWord(node: Node, scope: WordScope): StaticWord {
-  const b: Builder = { chars: [], active: [], dynamic: false, fromDownload: false };
+  const b = newBuilder();
   collect(node, scope, b);
-  return { value: b.chars.join(""), dynamic: b.dynamic, fromDownload: b.fromDownload };
+  const word: StaticWord = { value: b.chars.join(""), dynamic: b.dynamic, fromDownload: b.fromDownload };
+  if (b.produced && node.type === "process_substitution") word.produced = b.produced;
+  return word;
 }
 
-function push(b: Builder, text: string, active: boolean): void {
+function push(b: Builder, text: string, active: boolean, splits = false): void {
   for (const c of text) {
     b.chars.push(c);
     b.active.push(active);
+    b.splits.push(splits);
   }
 }
 
@@ -83,10 +138,17 @@ function collect(node: Node, scope: WordScope, b: Builder): void {
       pushExpansion(node, scope, b);
       return;
     case "command_substitution":
-    case "process_substitution":
-      if (scope.substitution(node)) b.fromDownload = true;
+    case "process_substitution": {
+      const output = scope.substitution(node);
+      if (output.downloads) b.fromDownload = true;
+      if (node.type === "process_substitution") b.produced = output;
       b.dynamic = true;
       push(b, node.text, false);
+      return;
+    }
+    case "arithmetic_expansion":
+      scope.arithmetic(node.text.replace(/^\$(\(\(|\[)/, "").replace(/(\)\)|\])$/, ""));
+      dynamicPart(node, scope, b);
       return;
     default:
       dynamicPart(node, scope, b);
@@ -96,7 +158,10 @@ function collect(node: Node, scope: WordScope, b: Builder): void {
 /** Inside double quotes only `$`, backquote, `"`, `\` and newline can be escaped. */
 function collectQuoted(node: Node, scope: WordScope, b: Builder): void {
   if (node.type !== "string_content") {
+    const outside = b.quoted;
+    b.quoted = true;
     collect(node, scope, b);
+    b.quoted = outside;
     return;
   }
   const text = node.text;
@@ -124,13 +189,22 @@ function pushUnquoted(b: Builder, text: string): void {
 }
 
 function pushExpansion(node: Node, scope: WordScope, b: Builder): void {
+  const subscript = node.namedChildren.find((c) => c?.type === "subscript");
+  const index = subscript?.childForFieldName("index");
+  if (index) scope.arithmetic(index.text);
+  const indirect = /^\$\{!([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(node.text)?.[1];
+  if (indirect !== undefined) scope.indirection(indirect);
+  if (/@P\}$/.test(node.text)) {
+    const variable = (subscript ?? node).namedChildren.find((c) => c?.type === "variable_name");
+    scope.prompt(variable?.text ?? "");
+  }
   const name = plainVariableName(node);
   const value = name === undefined ? undefined : scope.variable(name);
   if (value === undefined) {
     dynamicPart(node, scope, b);
     return;
   }
-  push(b, value, false);
+  push(b, value, false, !b.quoted);
 }
 
 /** `$NAME` or `${NAME}` with nothing else (no default, no substring, no length). */
@@ -155,81 +229,8 @@ export function visitSubstitutions(node: Node, scope: WordScope): boolean {
   for (const child of node.namedChildren) {
     if (!child) continue;
     if (child.type === "command_substitution" || child.type === "process_substitution") {
-      if (scope.substitution(child)) downloads = true;
+      if (scope.substitution(child).downloads) downloads = true;
     } else if (visitSubstitutions(child, scope)) downloads = true;
   }
   return downloads;
-}
-
-const simpleEscapes: Record<string, string> = {
-  a: "\x07",
-  b: "\b",
-  e: "\x1b",
-  E: "\x1b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-  v: "\v",
-  "\\": "\\",
-  "'": "'",
-  '"': '"',
-  "?": "?",
-};
-
-/** Decodes the body of a `$'…'` string the way bash does. */
-export function decodeAnsiC(body: string): string {
-  let out = "";
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i] ?? "";
-    if (c !== "\\" || i + 1 >= body.length) {
-      out += c;
-      continue;
-    }
-    const e = body[i + 1] ?? "";
-    const simple = simpleEscapes[e];
-    if (simple !== undefined) {
-      out += simple;
-      i++;
-      continue;
-    }
-    const numeric = decodeNumericEscape(body, i + 1);
-    if (numeric) {
-      out += numeric.text;
-      i = numeric.end - 1;
-      continue;
-    }
-    if (e === "c" && i + 2 < body.length) {
-      out += String.fromCharCode((body.charCodeAt(i + 2) ?? 0) & 0x1f);
-      i += 2;
-      continue;
-    }
-    out += c + e;
-    i++;
-  }
-  return out;
-}
-
-/** `\NNN` octal, `\xHH`, `\uHHHH`, `\UHHHHHHHH`, starting at the character after the backslash. */
-function decodeNumericEscape(body: string, at: number): { text: string; end: number } | undefined {
-  const kind = body[at];
-  const forms: Record<string, { pattern: RegExp; radix: number; skip: number }> = {
-    x: { pattern: /^[0-9a-fA-F]{1,2}/, radix: 16, skip: 1 },
-    u: { pattern: /^[0-9a-fA-F]{1,4}/, radix: 16, skip: 1 },
-    U: { pattern: /^[0-9a-fA-F]{1,8}/, radix: 16, skip: 1 },
-  };
-  const form = kind === undefined ? undefined : (forms[kind] ?? undefined);
-  if (form) {
-    const digits = form.pattern.exec(body.slice(at + form.skip))?.[0];
-    if (!digits) return undefined;
-    const code = Number.parseInt(digits, form.radix);
-    return { text: safeFromCodePoint(code), end: at + form.skip + digits.length };
-  }
-  const octal = /^[0-7]{1,3}/.exec(body.slice(at))?.[0];
-  if (!octal) return undefined;
-  return { text: String.fromCharCode(Number.parseInt(octal, 8) & 0xff), end: at + octal.length };
-}
-
-function safeFromCodePoint(code: number): string {
-  return code <= 0x10ffff ? String.fromCodePoint(code) : "";
 }
