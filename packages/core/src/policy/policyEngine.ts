@@ -32,7 +32,7 @@ export async function decidePolicy(input: PolicyInput): Promise<PolicyDecision> 
   const subjects = callSubjects(input.tool.name, input.args);
   const hardBlock = await guardBlock(input, subjects);
   if (hardBlock) return deny(hardBlock);
-  const assessment = await assess(input.tool, input.args, input.projectRoot);
+  const assessment = await assess(input.tool, input.args, input);
   if (assessment.block) return deny(assessment.block);
   const decision = decide(input, subjects, assessment);
   return assessment.needsNetwork ? withNetworkQuestion({ ...decision, needsNetwork: true }, input) : decision;
@@ -101,9 +101,13 @@ function decide(input: PolicyInput, subjects: CallSubjects, assessment: Assessme
   };
 }
 
-async function assess(tool: JudgedTool, args: unknown, projectRoot: string): Promise<Assessment> {
+async function assess(
+  tool: JudgedTool,
+  args: unknown,
+  { projectRoot, latheHome }: { projectRoot: string; latheHome: string },
+): Promise<Assessment> {
   // The arguments were validated against this very tool's schema before they reach the policy.
-  if (tool.assess) return tool.assess(args as never, { projectRoot });
+  if (tool.assess) return tool.assess(args as never, { projectRoot, latheHome });
   const risk = tool.risk(args as never, { projectRoot });
   return { risk, reason: `${tool.name} is ${risk} risk` };
 }

@@ -51,5 +51,5 @@ export interface CallSubjects {
 export interface JudgedTool {
   name: string;
   risk(args: never, ctx: { projectRoot: string }): Risk;
-  assess?(args: never, ctx: { projectRoot: string }): Promise<Assessment>;
+  assess?(args: never, ctx: { projectRoot: string; latheHome: string }): Promise<Assessment>;
 }

@@ -102,7 +102,7 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
    * A fuller judgement than `risk` for tools that can be hard-blocked or need the network
    * (run_terminal_cmd's command analysis); the policy engine prefers it when present.
    */
-  assess?(args: z.infer<Schema>, ctx: Pick<ToolContext, "projectRoot">): Promise<Assessment>;
+  assess?(args: z.infer<Schema>, ctx: Pick<ToolContext, "projectRoot" | "latheHome">): Promise<Assessment>;
   timeoutMs: number;
   /** JSON Schema shown to the model instead of the one derived from `schema` (MCP tools: the server's own). */
   inputJsonSchema?: Record<string, unknown>;

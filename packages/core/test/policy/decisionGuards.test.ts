@@ -128,3 +128,21 @@ describe("the sandbox's network question", () => {
     expect(open).toMatchObject({ decision: "allow", needsNetwork: true });
   });
 });
+
+describe("commands reading Lathe's own files", () => {
+  it("judges a command on $LATHE_HOME critical wherever it lives, like read_file there", async () => {
+    const ws = project();
+    for (const command of [
+      `cat ${join(ws.home, "credentials.json")}`,
+      `cp ${join(ws.home, "settings.json")} x`,
+    ]) {
+      expect(await decide("run_terminal_cmd", { command }, { ...ws, approvalMode: "auto" })).toMatchObject({
+        decision: "ask",
+        risk: "critical",
+      });
+    }
+    expect(
+      await decide("run_terminal_cmd", { command: "cat notes.txt" }, { ...ws, approvalMode: "auto" }),
+    ).toMatchObject({ decision: "allow", risk: "safe" });
+  });
+});

@@ -1,3 +1,4 @@
+import os from "node:os";
 import { analyzeCommand } from "../../../policy/commandAnalysis/index.js";
 import type { Assessment } from "../../../policy/policyTypes.js";
 
@@ -5,8 +6,13 @@ import type { Assessment } from "../../../policy/policyTypes.js";
  * The judgement of a shell command: parsed with tree-sitter-bash, every segment judged, hard
  * blocks (rm -rf /, mkfs, curl | sh…) denied in every mode (SPEC §5).
  */
-export async function assessCommand(command: string, projectRoot: string): Promise<Assessment> {
-  const analysis = await analyzeCommand(command, { projectRoot });
+export async function assessCommand(
+  command: string,
+  where: { projectRoot: string; latheHome: string },
+): Promise<Assessment> {
+  // The home directory and $LATHE_HOME make `cat /home/u/.ssh/id_rsa` and a custom
+  // `$LATHE_HOME/credentials.json` as sensitive as their `~` spellings.
+  const analysis = await analyzeCommand(command, { ...where, homeDir: os.homedir() });
   return {
     risk: analysis.risk,
     reason: analysis.reason,

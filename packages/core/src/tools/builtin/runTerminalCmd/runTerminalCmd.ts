@@ -67,7 +67,7 @@ export const runTerminalCmdTool = defineTool({
   kind: "execute",
   // The scheduler uses `assess`; `risk` answers for callers that need a synchronous guess.
   risk: () => "high",
-  assess: (args, ctx) => assessCommand(args.command, ctx.projectRoot),
+  assess: (args, ctx) => assessCommand(args.command, ctx),
   // A safety net above the command's own timeout, which kills it and keeps its output.
   timeoutMs: maxTimeoutMs + 3 * killGraceMs,
   truncation: "head_tail",
