@@ -1,3 +1,4 @@
+import { checkerPlacement } from "./lints/checkerPlacement.js";
 import { formatAfterEdit } from "./lints/diagnosticsAfterEdit.js";
 import type { ToolContext, ToolResult } from "./tool.js";
 
@@ -11,9 +12,14 @@ export async function withLintNote(
   files: readonly string[],
 ): Promise<ToolResult> {
   if (!result.ok || ctx.lints === undefined) return result;
+  // The checkers run the project's code: in the sandbox, or not at all when it is required and missing.
+  const place = checkerPlacement(ctx.sandbox, ctx);
+  if (!place.ok) return result;
   const notes: string[] = [];
   for (const file of files) {
-    const note = formatAfterEdit(await ctx.lints.afterEdit(ctx.projectRoot, file, ctx.signal));
+    const note = formatAfterEdit(
+      await ctx.lints.afterEdit(ctx.projectRoot, file, ctx.signal, place.placement),
+    );
     if (note) notes.push(note);
   }
   if (notes.length === 0) return result;

@@ -77,8 +77,8 @@ describe.skipIf(unavailable)("protected project files in the sandbox (real bwrap
       "rmdir .lathe; mkdir .lathe && echo planted > .lathe/hooks.json",
       "mkdir -p staged && echo planted > staged/hooks.json && mv staged .lathe",
     ]);
-    // bwrap leaves the empty stand-in behind; nothing got into it.
-    expect(readdirSync(at(".lathe"))).toEqual([]);
+    // Nothing got into the stand-in, and the empty directory bwrap made for it is gone again.
+    expect(existsSync(at(".lathe"))).toBe(false);
   });
 
   it("cannot change .git/config or hooks, plant a commondir or info, or rewrite a .git file", async () => {
@@ -94,7 +94,7 @@ describe.skipIf(unavailable)("protected project files in the sandbox (real bwrap
     expect(read(".git/config")).toBe(config);
     expect(read(".git/hooks/pre-commit")).toBe("#!/bin/sh\nexit 0\n");
     expect(existsSync(at(".git/info/attributes"))).toBe(false);
-    expect(readdirSync(at(".git/worktrees"))).toEqual([]);
+    expect(existsSync(at(".git/worktrees"))).toBe(false);
 
     // An existing commondir stays as it was.
     writeFileSync(at(".git/commondir"), ".\n");
@@ -114,8 +114,7 @@ describe.skipIf(unavailable)("protected project files in the sandbox (real bwrap
 
   it("cannot write .cursor/mcp.json, whether .cursor exists or not", async () => {
     await expectAllFail(["mkdir -p .cursor && echo planted > .cursor/mcp.json"]);
-    expect(readdirSync(at(".cursor"))).toEqual([]);
-    rmSync(at(".cursor"), { recursive: true });
+    expect(existsSync(at(".cursor"))).toBe(false);
     mkdirSync(at(".cursor/rules"), { recursive: true });
     writeFileSync(at(".cursor/mcp.json"), '{"mcpServers":{}}\n');
     await expectAllFail(["echo planted > .cursor/mcp.json", "echo planted > .cursor/rules/a.mdc"]);

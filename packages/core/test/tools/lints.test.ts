@@ -210,8 +210,8 @@ describe("checker output parsing", () => {
         source: "go vet",
       },
     ]);
-    expect(goVetChecker.args(undefined, root)).toEqual(["vet", "./..."]);
-    expect(goVetChecker.args(["main.go", "server/a.go", "server/b.go", "lib"], root)).toEqual([
+    expect(goVetChecker.args(undefined, root, "/tmp")).toEqual(["vet", "./..."]);
+    expect(goVetChecker.args(["main.go", "server/a.go", "server/b.go", "lib"], root, "/tmp")).toEqual([
       "vet",
       ".",
       "./server",

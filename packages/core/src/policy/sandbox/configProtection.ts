@@ -11,7 +11,7 @@ import { pathExists } from "./pathKinds.js";
  * is stood in for by an empty read-only one. Plans under `.lathe/plans` are written by Lathe
  * itself, outside the sandbox, so commands need no write access there either.
  */
-const configDirectories = [".lathe", ".cursor"];
+export const configDirectories = [".lathe", ".cursor"];
 
 /**
  * bwrap arguments that keep the project's configuration read-only inside the sandbox (SPEC §5),

@@ -7,7 +7,7 @@ const maxModuleDepth = 6;
 const maxGitDirs = 64;
 
 /** Directories of a git dir kept read-only, stood in for by an empty read-only one when missing. */
-const protectedDirectories = ["hooks", "info", "worktrees"];
+export const protectedGitDirectories = ["hooks", "info", "worktrees"];
 /**
  * Files of a git dir kept read-only when present. A missing one cannot be stood in for: an empty
  * `commondir` or `config.worktree` left behind as a mount point would break git on the host.
@@ -26,17 +26,23 @@ export function gitProtectionArgs(projectRoot: string): string[] {
   // A `.git` file (worktree, submodule checkout) says where the repository is: rewritten, it
   // would point git at one with hostile config. Its target outside the project is read-only anyway.
   if (pathExists(gitDir) && !isDirectory(gitDir)) return ["--ro-bind", gitDir, gitDir];
+  return projectGitDirs(projectRoot).flatMap(protectGitDir);
+}
+
+/** The git dirs of the project's repository and of its submodules; none unless `.git` is a directory. */
+export function projectGitDirs(projectRoot: string): string[] {
+  const gitDir = path.join(projectRoot, ".git");
   if (!isDirectory(gitDir)) return [];
   const gitDirs = [gitDir];
   collectModuleGitDirs(path.join(gitDir, "modules"), 0, gitDirs);
-  return gitDirs.flatMap(protectGitDir);
+  return gitDirs;
 }
 
 function protectGitDir(gitDir: string): string[] {
   // Binding the directory onto itself makes it a mount point, which cannot be renamed or removed:
   // otherwise `mv .git x && cp -r x .git` would yield a copy with writable hooks and config.
   const args = ["--bind", gitDir, gitDir];
-  for (const name of protectedDirectories) args.push(...readOnlyDirectoryArgs(path.join(gitDir, name)));
+  for (const name of protectedGitDirectories) args.push(...readOnlyDirectoryArgs(path.join(gitDir, name)));
   for (const name of protectedFiles) {
     const file = path.join(gitDir, name);
     if (pathExists(file)) args.push("--ro-bind", file, file);
@@ -46,7 +52,8 @@ function protectGitDir(gitDir: string): string[] {
 
 /**
  * A directory kept read-only. Without it a command could create it with something inside; an
- * empty read-only one takes its place (bwrap leaves the empty directory behind as the mount point).
+ * empty read-only one takes its place. bwrap leaves the empty directory behind as the mount
+ * point; `watchSandboxLeftovers` removes it once no sandbox uses it.
  */
 export function readOnlyDirectoryArgs(directory: string): string[] {
   if (pathExists(directory)) return ["--ro-bind", directory, directory];

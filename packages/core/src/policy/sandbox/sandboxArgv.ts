@@ -12,6 +12,13 @@ export interface SandboxArgvInput extends SandboxLaunch {
   cwd?: string;
 }
 
+export interface SandboxProgramInput extends SandboxLaunch {
+  /** The program and its arguments, handed to bwrap as they are: no shell reads them. */
+  program: readonly [string, ...string[]];
+  /** Where the program starts; default the project root. */
+  cwd?: string;
+}
+
 /** Where the session's private temp dir appears inside the sandbox; `TMPDIR` points there. */
 export const sandboxTmp = "/tmp";
 
@@ -28,6 +35,11 @@ export const sandboxTmp = "/tmp";
  * paths that do not exist (bwrap refuses to mount a missing source).
  */
 export function sandboxArgv(input: SandboxArgvInput): string[] {
+  return sandboxProgramArgv({ ...input, program: ["bash", "-c", input.command] });
+}
+
+/** The argv (bwrap first) that runs `program` in the same sandbox as `sandboxArgv`'s commands. */
+export function sandboxProgramArgv(input: SandboxProgramInput): string[] {
   const projectRoot = path.resolve(input.projectRoot);
   return [
     input.bwrapPath,
@@ -69,9 +81,7 @@ export function sandboxArgv(input: SandboxArgvInput): string[] {
     "--chdir",
     input.cwd ?? projectRoot,
     "--",
-    "bash",
-    "-c",
-    input.command,
+    ...input.program,
   ];
 }
 

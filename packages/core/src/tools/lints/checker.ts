@@ -17,9 +17,12 @@ export interface Checker {
   /**
    * Arguments for checking `files` (relative to the project root), or the whole project when
    * undefined. A checker that can only check its whole project ignores `files`; its results are
-   * filtered afterwards.
+   * filtered afterwards. `tempDir` is where it may keep state between runs: the sandbox's private
+   * `/tmp` when it runs sandboxed, the host's temp dir otherwise.
    */
-  args(files: readonly string[] | undefined, projectRoot: string): string[];
+  args(files: readonly string[] | undefined, projectRoot: string, tempDir: string): string[];
+  /** Variables it needs inside the sandbox, where the home directory (and its caches) is read-only. */
+  sandboxEnvironment?(tempDir: string): Record<string, string>;
   /** The problems found, or a message when the checker itself failed. */
   parse(output: CheckerOutput, projectRoot: string): Diagnostic[] | { failure: string };
 }

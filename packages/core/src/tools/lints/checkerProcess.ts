@@ -1,34 +1,43 @@
-import { spawn } from "node:child_process";
+import type { SandboxLaunch } from "../../policy/sandbox/sandboxTypes.js";
+import { spawnCommandProcess } from "../../processes/commandProcess.js";
 import { signalProcessGroup } from "../../processes/processGroup.js";
 
 /** Output kept per stream; a checker printing more than this is reported as failed. */
 const maxStreamBytes = 16 * 1024 * 1024;
 
-export type CheckerExit =
+export type CheckerExit = (
   | { kind: "exited"; code: number | null; stdout: string; stderr: string }
   | { kind: "timeout" }
   | { kind: "cancelled" }
-  | { kind: "failed"; message: string };
+  | { kind: "failed"; message: string }
+) & { sandboxNote?: string };
+
+/** Where and how a checker process runs. */
+export interface CheckerLaunch {
+  cwd: string;
+  /** Its whole environment: `commandEnvironment`'s, as for the model's commands. */
+  environment: NodeJS.ProcessEnv;
+  /** The sandbox it runs in; absent only when the session runs commands unsandboxed too. */
+  sandbox?: SandboxLaunch;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
 
 /**
- * Runs one checker as an argv array in the project root, in its own process group so that a
- * timeout or cancel kills it with whatever it started (tsc workers, go's compiler).
+ * Runs one checker as an argv array (no shell), in its own process group so that a timeout or
+ * cancel kills it with whatever it started (tsc workers, go's compiler). A checker runs the
+ * project's own code (its ESLint config, its `node_modules/.bin/tsc`), which the model may have
+ * written, so it runs in the session's sandbox like a command.
  */
 export function runCheckerProcess(
   executable: string,
   args: readonly string[],
-  cwd: string,
-  timeoutMs: number,
-  signal: AbortSignal,
+  launch: CheckerLaunch,
 ): Promise<CheckerExit> {
+  const { signal, timeoutMs } = launch;
   if (signal.aborted) return Promise.resolve({ kind: "cancelled" });
   return new Promise((resolve) => {
-    const child = spawn(executable, args, {
-      cwd,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: checkerEnvironment(),
-    });
+    const child = spawnCommandProcess([executable, ...args], launch.cwd, launch.sandbox, launch.environment);
     const stdout = new CappedText();
     const stderr = new CappedText();
     let stopped: "timeout" | "cancelled" | undefined;
@@ -42,7 +51,7 @@ export function runCheckerProcess(
     const finish = (exit: CheckerExit) => {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
-      resolve(exit);
+      resolve(child.sandboxNote === undefined ? exit : { ...exit, sandboxNote: child.sandboxNote });
     };
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
@@ -55,13 +64,6 @@ export function runCheckerProcess(
       finish({ kind: "exited", code, stdout: stdout.text(), stderr: stderr.text() });
     });
   });
-}
-
-/** Colours and pagers off: the output is parsed. */
-function checkerEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", GIT_PAGER: "cat", PAGER: "cat" };
-  delete env.FORCE_COLOR;
-  return env;
 }
 
 class CappedText {

@@ -1,12 +1,12 @@
 import { type Checker, projectRelative } from "./checker.js";
 import { type Diagnostic, diagnosticIdentity } from "./diagnostic.js";
 import { count, formatDiagnostic, maxDiagnosticsPerFile } from "./formatDiagnostics.js";
-import { runProjectLints } from "./projectLints.js";
+import { type CheckerPlacement, runProjectLints } from "./projectLints.js";
 
 /** After this long the check gives up silently: an edit must not wait on a slow type-check. */
 export const defaultAfterEditTimeoutMs = 15_000;
 
-export interface AfterEditOptions {
+export interface AfterEditOptions extends CheckerPlacement {
   timeoutMs?: number;
   checkers?: readonly Checker[];
 }
@@ -23,6 +23,8 @@ export interface AfterEditDiagnostics {
   introduced: Diagnostic[] | undefined;
   /** The checkers that ran; empty when none applies to this kind of file. */
   ran: string[];
+  /** What the sandbox undid after a checker, for the model; absent when nothing. */
+  sandboxNotes?: string[];
 }
 
 /**
@@ -43,16 +45,20 @@ export async function diagnosticsAfterEdit(
     files: [relative],
     signal,
     timeoutMs: options.timeoutMs ?? defaultAfterEditTimeoutMs,
+    sandbox: options.sandbox,
+    passEnvironment: options.passEnvironment,
     ...(options.checkers === undefined ? {} : { checkers: options.checkers }),
   });
   if (run.cancelled || run.timedOut.length > 0 || run.failed.length > 0) return undefined;
   const diagnostics = run.diagnostics.filter((diagnostic) => diagnostic.file === relative);
-  return {
+  const result: AfterEditDiagnostics = {
     file: relative,
     diagnostics,
     introduced: previous === undefined ? undefined : newDiagnostics(diagnostics, previous),
     ran: run.ran,
   };
+  if (run.sandboxNotes.length > 0) result.sandboxNotes = run.sandboxNotes;
+  return result;
 }
 
 /**
@@ -80,10 +86,11 @@ export function newDiagnostics(now: readonly Diagnostic[], before: readonly Diag
  */
 export function formatAfterEdit(result: AfterEditDiagnostics | undefined): string {
   if (result === undefined) return "";
+  const notes = result.sandboxNotes ?? [];
   const errors = (result.introduced ?? result.diagnostics).filter(
     (diagnostic) => diagnostic.severity === "error",
   );
-  if (errors.length === 0) return "";
+  if (errors.length === 0) return notes.join("\n");
   const heading =
     result.introduced === undefined
       ? `${result.file} now has ${count(errors.length, "error")}:`
@@ -93,5 +100,5 @@ export function formatAfterEdit(result: AfterEditDiagnostics | undefined): strin
     .map((diagnostic) => `  ${formatDiagnostic(diagnostic)}`);
   const more =
     errors.length > maxDiagnosticsPerFile ? [`  … ${errors.length - maxDiagnosticsPerFile} more`] : [];
-  return [heading, ...shown, ...more].join("\n");
+  return [heading, ...shown, ...more, ...notes].join("\n");
 }

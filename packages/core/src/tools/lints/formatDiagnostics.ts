@@ -21,6 +21,7 @@ export function formatLintRun(run: LintRun, timeoutMs: number): string {
   for (const name of run.timedOut)
     lines.push(`${name} did not finish within ${Math.round(timeoutMs / 1000)} s.`);
   if (run.cancelled) lines.push("Cancelled: the results are incomplete.");
+  lines.push(...run.sandboxNotes);
   for (const [file, diagnostics] of groupByFile(run.diagnostics)) {
     lines.push("", file === "" ? "(project configuration)" : file);
     for (const diagnostic of diagnostics.slice(0, maxDiagnosticsPerFile))

@@ -24,6 +24,10 @@ export const goVetChecker: Checker = {
     );
     return ["vet", ...[...packages].map((pattern) => pattern.replace(/^\.\/\.(?=\/|$)/, "."))];
   },
+  // go refuses to build without a writable build cache, and the one under the home is read-only.
+  sandboxEnvironment(tempDir) {
+    return { GOCACHE: path.join(tempDir, "go-build") };
+  },
   parse(output, projectRoot) {
     const diagnostics = parseGoVetOutput(output.stderr, projectRoot);
     if (diagnostics.length === 0 && output.code !== 0) return { failure: failureText(output) };

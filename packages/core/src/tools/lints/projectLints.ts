@@ -1,6 +1,10 @@
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { sandboxTmp } from "../../policy/sandbox/sandboxArgv.js";
+import type { SandboxLaunch } from "../../policy/sandbox/sandboxTypes.js";
+import { commandEnvironment } from "../../processes/commandEnvironment.js";
 import type { Checker } from "./checker.js";
-import { runCheckerProcess } from "./checkerProcess.js";
+import { type CheckerLaunch, runCheckerProcess } from "./checkerProcess.js";
 import { compareDiagnostics, type Diagnostic } from "./diagnostic.js";
 import { eslintChecker } from "./eslintChecker.js";
 import { goVetChecker } from "./goVetChecker.js";
@@ -22,11 +26,19 @@ export interface LintScope {
   directories?: readonly string[];
 }
 
-export interface LintRunOptions extends LintScope {
+export interface LintRunOptions extends LintScope, CheckerPlacement {
   signal: AbortSignal;
   /** For the whole run: checkers still running then are killed and reported as timed out. */
   timeoutMs: number;
   checkers?: readonly Checker[];
+}
+
+/** Where checkers run: as the call's commands would (see `checkerPlacement`). */
+export interface CheckerPlacement {
+  /** The call's sandbox; checkers never get the network in it. Absent: unsandboxed. */
+  sandbox?: SandboxLaunch;
+  /** Secret-looking variables the user lets commands keep (`shell.passEnvironment`). */
+  passEnvironment?: readonly string[];
 }
 
 export interface LintRun {
@@ -39,17 +51,28 @@ export interface LintRun {
   failed: Array<{ checker: string; reason: string }>;
   timedOut: string[];
   cancelled: boolean;
+  /** What the sandbox undid after a checker (a git redirection it planted), for the model. */
+  sandboxNotes: string[];
 }
 
 /**
  * Runs the project's own checkers that apply to the scope, at once, each as an argv array in the
- * project root, and gathers what they report. A checker the project does not use is skipped
+ * project root, in the sandbox when one is given and always with the scrubbed environment of
+ * commands, and gathers what they report. A checker the project does not use is skipped
  * without a word; one that fails or runs out of time is named in the result.
  */
 export async function runProjectLints(projectRoot: string, options: LintRunOptions): Promise<LintRun> {
   const checkers = options.checkers ?? defaultCheckers;
   const executables = await Promise.all(checkers.map((checker) => checker.detect(projectRoot)));
-  const run: LintRun = { diagnostics: [], detected: [], ran: [], failed: [], timedOut: [], cancelled: false };
+  const run: LintRun = {
+    diagnostics: [],
+    detected: [],
+    ran: [],
+    failed: [],
+    timedOut: [],
+    cancelled: false,
+    sandboxNotes: [],
+  };
   const jobs: Promise<void>[] = [];
   for (const [index, checker] of checkers.entries()) {
     const executable = executables[index];
@@ -77,13 +100,13 @@ async function runOne(
   options: LintRunOptions,
   run: LintRun,
 ): Promise<void> {
+  const tempDir = options.sandbox === undefined ? tmpdir() : sandboxTmp;
   const exit = await runCheckerProcess(
     executable,
-    checker.args(targets, projectRoot),
-    projectRoot,
-    options.timeoutMs,
-    options.signal,
+    checker.args(targets, projectRoot, tempDir),
+    checkerLaunch(checker, projectRoot, tempDir, options),
   );
+  if (exit.sandboxNote !== undefined) run.sandboxNotes.push(exit.sandboxNote);
   if (exit.kind === "cancelled") {
     run.cancelled = true;
     return;
@@ -103,6 +126,25 @@ async function runOne(
   }
   run.ran.push(checker.name);
   run.diagnostics.push(...parsed);
+}
+
+function checkerLaunch(
+  checker: Checker,
+  projectRoot: string,
+  tempDir: string,
+  options: LintRunOptions,
+): CheckerLaunch {
+  const environment = commandEnvironment({ passEnvironment: options.passEnvironment });
+  const launch: CheckerLaunch = {
+    cwd: projectRoot,
+    environment,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+  };
+  if (options.sandbox === undefined) return launch;
+  Object.assign(environment, checker.sandboxEnvironment?.(tempDir));
+  // Checking code needs no network; whatever the call was granted, the checker runs without.
+  return { ...launch, sandbox: { ...options.sandbox, network: false } };
 }
 
 /** The paths to hand a checker: the scope's directories and its files of a kind it checks. */

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Checker, failureText, projectRelative } from "./checker.js";
 import type { Diagnostic, DiagnosticSeverity } from "./diagnostic.js";
@@ -12,8 +11,8 @@ const globalLine = /^(error|warning|message) (TS\d+): (.*)$/;
 
 /**
  * The project's own TypeScript (`node_modules/.bin/tsc` beside a tsconfig.json), type-checking
- * the whole project without emitting. Its incremental state is kept in the temp directory, not
- * in the project, so checks after an edit take about a second instead of a full build.
+ * the whole project without emitting. Its incremental state is kept in the temp directory (the
+ * sandbox's own when sandboxed), not in the project, so checks after an edit take about a second instead of a full build.
  */
 export const typescriptChecker: Checker = {
   name: "tsc",
@@ -22,7 +21,7 @@ export const typescriptChecker: Checker = {
     if (!(await hasAnyFile(projectRoot, ["tsconfig.json"]))) return undefined;
     return projectExecutable(projectRoot, ["node_modules/.bin/tsc"]);
   },
-  args(_files, projectRoot) {
+  args(_files, projectRoot, tempDir) {
     return [
       "--noEmit",
       "--pretty",
@@ -31,7 +30,7 @@ export const typescriptChecker: Checker = {
       ".",
       "--incremental",
       "--tsBuildInfoFile",
-      buildInfoPath(projectRoot),
+      buildInfoPath(projectRoot, tempDir),
     ];
   },
   parse(output, projectRoot) {
@@ -83,7 +82,7 @@ function severityOf(word: string | undefined): DiagnosticSeverity {
   return word === "warning" ? "warning" : "info";
 }
 
-function buildInfoPath(projectRoot: string): string {
+function buildInfoPath(projectRoot: string, tempDir: string): string {
   const key = createHash("sha256").update(projectRoot).digest("hex").slice(0, 16);
-  return path.join(tmpdir(), "lathe-lints", `tsc-${key}.tsbuildinfo`);
+  return path.join(tempDir, "lathe-lints", `tsc-${key}.tsbuildinfo`);
 }

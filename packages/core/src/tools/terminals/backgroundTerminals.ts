@@ -231,6 +231,8 @@ export class BackgroundTerminals {
     child.stderr.on("end", () => terminal.stderr.end());
     child.on("exit", (code, signal) => {
       exit = { code, signal };
+      // What the sandbox undid after the command, where the model reads the command's output.
+      if (child.sandboxNote !== undefined) terminal.stderr.push(Buffer.from(`\n${child.sandboxNote}\n`));
       // Processes bash left behind may hold the pipes open for good; the command has ended anyway.
       drainTimer = setTimeout(end, drainGraceMs);
     });

@@ -2,6 +2,7 @@ import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
+import { checkerPlacement } from "../../lints/checkerPlacement.js";
 import { formatLintRun } from "../../lints/formatDiagnostics.js";
 import { type LintScope, runProjectLints } from "../../lints/projectLints.js";
 import { missingFileMessage } from "../../missingFile.js";
@@ -38,8 +39,11 @@ export const readLintsTool = defineTool({
 async function readLints(args: ReadLintsArgs, ctx: ToolContext): Promise<ToolResult> {
   const scope = await resolveScope(args.paths, ctx.projectRoot);
   if (!scope.ok) return { ok: false, error: scope.error };
+  const place = checkerPlacement(ctx.sandbox, ctx);
+  if (!place.ok) return { ok: false, error: place.error };
   const run = await runProjectLints(ctx.projectRoot, {
     ...scope.scope,
+    ...place.placement,
     signal: ctx.signal,
     timeoutMs: lintTimeoutMs,
   });

@@ -74,11 +74,12 @@ export const runTerminalCmdTool = defineTool({
   execute: runTerminalCmd,
 });
 
-type Ending =
+type Ending = (
   | { kind: "exited"; code: number | null; signal: NodeJS.Signals | null }
   | { kind: "timeout" }
   | { kind: "cancelled" }
-  | { kind: "spawn_failed"; message: string };
+  | { kind: "spawn_failed"; message: string }
+) & { sandboxNote?: string };
 
 async function runTerminalCmd(args: RunTerminalCmdArgs, ctx: ToolContext): Promise<ToolResult> {
   const cwd = await resolveWorkingDirectory(args.working_directory, ctx);
@@ -103,7 +104,7 @@ async function runTerminalCmd(args: RunTerminalCmdArgs, ctx: ToolContext): Promi
   }
   const stdoutText = stdout.text("stdout");
   const stderrText = stderr.text("stderr");
-  const output = formatOutput(describeEnding(ending, timeoutMs), stdoutText, stderrText);
+  const output = withNote(formatOutput(describeEnding(ending, timeoutMs), stdoutText, stderrText), ending);
   if (ending.kind === "timeout") {
     const message = `The command did not finish within ${timeoutMs} ms and was killed with everything it started.`;
     return { ok: false, error: errorInfo("E_COMMAND_TIMEOUT", message), output };
@@ -226,7 +227,7 @@ function runCommand(
       if (killTimer !== undefined && (child.pid === undefined || !processGroupAlive(child.pid))) {
         clearTimeout(killTimer);
       }
-      resolve(ending);
+      resolve(child.sandboxNote === undefined ? ending : { ...ending, sandboxNote: child.sandboxNote });
     };
     const endingFromExit = (): Ending => {
       if (stopReason === "timeout") return { kind: "timeout" };
@@ -284,6 +285,11 @@ function describeEnding(ending: Exclude<Ending, { kind: "spawn_failed" }>, timeo
   if (ending.kind === "cancelled") return "Killed on cancel; output so far:";
   if (ending.code !== null) return `Exit code: ${ending.code}`;
   return `Terminated by signal ${ending.signal ?? "unknown"}`;
+}
+
+/** What the sandbox undid after the command, for the model to see beside its output. */
+function withNote(output: string, ending: Ending): string {
+  return ending.sandboxNote === undefined ? output : `${output}\n${ending.sandboxNote}`;
 }
 
 function formatOutput(status: string, stdout: string, stderr: string): string {
