@@ -306,9 +306,10 @@ describe.skipIf(noBrowser)(
         void dialog.accept();
       });
       await page.getByTestId("user-message").nth(1).getByTestId("restore-checkpoint").click();
-      await expect.poll(() => page.getByTestId("user-message").count()).toBe(1);
+      // A restore runs git over the project: a busy machine needs more than the default second.
+      await expect.poll(() => page.getByTestId("user-message").count(), { timeout: 15_000 }).toBe(1);
       expect(dialogs).toEqual(["confirm"]);
-      await expect.poll(counter).toBe("two\n");
+      await expect.poll(counter, { timeout: 15_000 }).toBe("two\n");
       await page.getByTestId("assistant-message").filter({ hasText: "Changed to two." }).waitFor();
       expect(await userTexts(page)).toEqual(["Make it two"]);
       expect(await texts(page.getByTestId("assistant-message"))).toEqual(["Changed to two."]);

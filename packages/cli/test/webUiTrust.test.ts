@@ -70,7 +70,14 @@ describe.skipIf(noBrowser)("the web UI's trust prompt", { timeout: 60_000 }, () 
     expect(await page.getByTestId("trust-badge").count()).toBe(0);
     await newSession(page);
     await sendMessage(page, "Hello again");
-    await page.getByTestId("assistant-message").filter({ hasText: "Second answer." }).waitFor();
+    await page
+      .getByTestId("assistant-message")
+      .filter({ hasText: "Second answer." })
+      .waitFor({ timeout: 30_000 })
+      .catch((error: unknown) => {
+        const asked = served?.llm.requests.length;
+        throw new Error(`${String(error)}\nmodel requests: ${asked}\nserver stderr:\n${served?.stderr()}`);
+      });
     await waitForRunState(page, "idle");
     expect(existsSync(marker)).toBe(true);
     expect(ui.pageErrors).toEqual([]);

@@ -82,14 +82,40 @@ export async function runGit(request: GitRequest): Promise<GitOutcome> {
     signal: request.signal,
   };
   const protective = [...(request.settings ?? []), ...protectiveSettings];
-  const listed = await runGitProcess(["--no-pager", "config", "--name-only", "-z", "--list"], {
+  // A repository Lathe owns reads only the config Lathe wrote (no global, no system file), which
+  // defines no driver: listing it would only double the git processes of every checkpoint.
+  const drivers =
+    request.repository === undefined
+      ? await configuredDrivers(request.cwd, { ...env, ...settingsEnvironment(protective) }, limits)
+      : { ok: true as const, settings: [] };
+  if (!drivers.ok) return drivers;
+  const settings = [...protective, ...drivers.settings];
+  const exit = await runGitProcess(["--no-pager", subcommand, ...protectiveOptions(subcommand), ...rest], {
     cwd: request.cwd,
-    env: { ...env, ...settingsEnvironment(protective) },
+    env: { ...env, ...settingsEnvironment(settings) },
+    input: request.input,
+    limits,
+  });
+  const error = failure(request.args, exit, limits.timeoutMs, request.cwd);
+  if (error !== undefined) return { ok: false, error };
+  const { exitCode, signal, stdout, stderr, cut } = exit;
+  return { ok: true, value: { exitCode, signal, stdout, stderr, cut } };
+}
+
+/** The settings that empty every filter, diff and merge driver of the config files in play. */
+async function configuredDrivers(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  limits: { timeoutMs: number; signal: AbortSignal | undefined },
+): Promise<{ ok: true; settings: GitSetting[] } | { ok: false; error: LatheErrorInfo }> {
+  const listed = await runGitProcess(["--no-pager", "config", "--name-only", "-z", "--list"], {
+    cwd,
+    env,
     input: undefined,
     limits: { ...limits, maxBytes: configListBytes },
   });
   // Without the list the drivers are unknown, and git must not run with them armed.
-  const listFailure = failure(["config"], listed, limits.timeoutMs, request.cwd);
+  const listFailure = failure(["config"], listed, limits.timeoutMs, cwd);
   if (listFailure !== undefined) return { ok: false, error: listFailure };
   if (listed.exitCode !== 0 || listed.cut) {
     const detail = listed.stderr.trim();
@@ -101,17 +127,7 @@ export async function runGit(request: GitRequest): Promise<GitOutcome> {
       ),
     };
   }
-  const settings = [...protective, ...disarmedDrivers(listed.stdout.toString("utf8"))];
-  const exit = await runGitProcess(["--no-pager", subcommand, ...protectiveOptions(subcommand), ...rest], {
-    cwd: request.cwd,
-    env: { ...env, ...settingsEnvironment(settings) },
-    input: request.input,
-    limits,
-  });
-  const error = failure(request.args, exit, limits.timeoutMs, request.cwd);
-  if (error !== undefined) return { ok: false, error };
-  const { exitCode, signal, stdout, stderr, cut } = exit;
-  return { ok: true, value: { exitCode, signal, stdout, stderr, cut } };
+  return { ok: true, settings: disarmedDrivers(listed.stdout.toString("utf8")) };
 }
 
 function baseEnvironment(request: GitRequest): NodeJS.ProcessEnv {
