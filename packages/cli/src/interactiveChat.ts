@@ -34,7 +34,8 @@ export class InteractiveChat {
     const question = `\nAllow ${request.name} (${request.risk} risk) ${args.length > 200 ? `${args.slice(0, 197)}...` : args}?\n(${request.reason})\n[y]es${always} / [n]o / or type why not: `;
     const answer = (await this.rl.question(question, { signal }).catch(() => "n")).trim();
     if (answer === "" || /^y(es)?$/i.test(answer)) return { decision: "accept" };
-    if (rules.length > 0 && /^a(lways)?$/i.test(answer)) return { decision: "accept", always: "project-local" };
+    if (rules.length > 0 && /^a(lways)?$/i.test(answer))
+      return { decision: "accept", always: "project-local" };
     if (/^n(o)?$/i.test(answer)) return { decision: "reject" };
     return { decision: "reject", message: answer };
   };

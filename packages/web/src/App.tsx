@@ -195,7 +195,11 @@ export function App() {
             </option>
           ))}
         </select>
-        <TrustPrompt key={projectRoot} projectRoot={projectRoot} onTrusted={() => setRefresh((count) => count + 1)} />
+        <TrustPrompt
+          key={projectRoot}
+          projectRoot={projectRoot}
+          onTrusted={() => setRefresh((count) => count + 1)}
+        />
         {failure && (
           <button
             type="button"

@@ -31,7 +31,6 @@ import type { ApprovalMode } from "../policy/approvalMode.js";
 import { callSubjects } from "../policy/callSubjects.js";
 import type { PermissionRule } from "../policy/policyTypes.js";
 import { ruleForApproval, saveRule } from "../policy/rules/index.js";
-import { keepTrustAcrossOwnWrite } from "../trust/index.js";
 import { detectSandbox } from "../policy/sandbox/detectSandbox.js";
 import type { SandboxContext, SandboxSettings } from "../policy/sandbox/sandboxTypes.js";
 import { secretRedactor } from "../secrets/secretRedactor.js";
@@ -50,6 +49,7 @@ import {
   runToolBatch,
 } from "../tools/toolScheduler.js";
 import type { MemoryBook, TodoItem, UserQuestions } from "../tools/toolServices.js";
+import { keepTrustAcrossOwnWrite } from "../trust/index.js";
 import { EventBus, type EventListener } from "./eventBus.js";
 import { closeInterruptedCalls } from "./interruptedCalls.js";
 import { prefersApplyPatch, toolsForRequest } from "./modeTools.js";

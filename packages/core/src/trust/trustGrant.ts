@@ -49,7 +49,8 @@ export async function keepTrustAcrossOwnWrite<T>(
 ): Promise<T> {
   const before = checkWorkspaceTrust(inputs);
   const result = await write();
-  const kept = before.status === "not_needed" || (before.status === "trusted" && before.trustedBy === "record");
+  const kept =
+    before.status === "not_needed" || (before.status === "trusted" && before.trustedBy === "record");
   if (kept) await grantWorkspaceTrust(inputs.latheHome, checkWorkspaceTrust(inputs));
   return result;
 }

@@ -12,7 +12,9 @@ afterEach(() => bed.cleanup());
 const locations = () => ({ projectRoot: bed.projectRoot, latheHome: bed.latheHome });
 const check = () => checkWorkspaceTrust(locations());
 const saveProjectRule = () =>
-  keepTrustAcrossOwnWrite(locations(), () => saveRule("run_terminal_cmd(npm test *)", "project-local", locations()));
+  keepTrustAcrossOwnWrite(locations(), () =>
+    saveRule("run_terminal_cmd(npm test *)", "project-local", locations()),
+  );
 
 describe("keepTrustAcrossOwnWrite: an always-this-project rule the user granted", () => {
   it("leaves a folder that needed no trust trusted for the rule it now holds", async () => {

@@ -67,7 +67,8 @@ export type ApprovalScope = "session" | "project-local" | "user";
 export const api = {
   info: () => call<ServerInfo>("GET", "/api/info"),
   /** The server serves a folder's files, settings and trust only once it is opened (or has sessions). */
-  openProject: (projectRoot: string) => call<{ projectRoot: string }>("POST", "/api/projects", { projectRoot }),
+  openProject: (projectRoot: string) =>
+    call<{ projectRoot: string }>("POST", "/api/projects", { projectRoot }),
   liveSessions: () => call<LiveSessionSummary[]>("GET", "/api/sessions"),
   storedSessions: (projectRoot?: string) =>
     call<StoredSessionSummary[]>("GET", `/api/stored-sessions${query({ projectRoot })}`),

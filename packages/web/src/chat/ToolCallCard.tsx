@@ -135,7 +135,10 @@ export const ToolCallCard = memo(function ToolCallCard({
           )}
           {scope !== "" && item.alwaysRules && (
             <span className="approval-rule" data-testid="always-rule">
-              Saves {item.alwaysRules.map((rule) => <code key={rule}>{rule}</code>)}
+              Saves{" "}
+              {item.alwaysRules.map((rule) => (
+                <code key={rule}>{rule}</code>
+              ))}
             </span>
           )}
           <button

@@ -54,7 +54,13 @@ export function TrustPrompt({ projectRoot, onTrusted }: { projectRoot: string; o
   };
   return (
     <div className="trust-overlay">
-      <div className="trust-dialog" role="dialog" aria-modal="true" aria-labelledby="trust-title" data-testid="trust-prompt">
+      <div
+        className="trust-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="trust-title"
+        data-testid="trust-prompt"
+      >
         <h2 id="trust-title">Trust this folder?</h2>
         <p className="trust-root">{reply.projectRoot}</p>
         <p>
@@ -84,7 +90,9 @@ export function TrustPrompt({ projectRoot, onTrusted }: { projectRoot: string; o
               </li>
             ))}
         </ul>
-        <p className="trust-hint">Trust only folders whose contents you know: a cloned repository can plant these files.</p>
+        <p className="trust-hint">
+          Trust only folders whose contents you know: a cloned repository can plant these files.
+        </p>
         {failure && <p className="trust-failure">{failure}</p>}
         <div className="trust-actions">
           <button type="button" data-testid="trust-decline" onClick={() => setDeclined(reply.fingerprint)}>
