@@ -4,21 +4,11 @@
 // ask_first must ask about every one (the analysis alone, no sandbox), and in auto, where high
 // risk runs, the sandbox must hold.
 
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import { headlessArgs, runLathe } from "../latheProcess.js";
-
-let server: FakeLlm | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-/** Markers live outside /tmp, which the sandbox replaces with a private one. */
-const markerBase = existsSync("/var/tmp") ? "/var/tmp" : tmpdir();
+import { describe, expect, it } from "vitest";
+import { type AttackBed, attackBed, runAttack } from "./attackBed.js";
 
 function hiddenCommands(marker: string): string[] {
   const touch = `touch ${marker}`;
@@ -50,44 +40,27 @@ function hiddenCommands(marker: string): string[] {
   ];
 }
 
+/** The bed, with a payload script and a program named `ls` in the project for the spellings that use them. */
 function project() {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), "lathe-hidden-code-")));
-  const root = join(base, "project");
-  const home = join(base, "lathe-home");
-  const userHome = join(base, "home");
-  const markers = mkdtempSync(join(markerBase, "lathe-hidden-code-markers-"));
-  for (const dir of [root, home, userHome]) mkdirSync(dir);
-  const marker = join(markers, "ran");
-  writeFileSync(join(root, "payload.sh"), `touch ${marker}\n`);
-  writeFileSync(join(root, "ls"), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
-  return { root, home, userHome, markers, marker };
+  const bed = attackBed("hidden-code");
+  const marker = join(bed.markers, "ran");
+  writeFileSync(join(bed.root, "payload.sh"), `touch ${marker}\n`);
+  writeFileSync(join(bed.root, "ls"), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+  return { ...bed, marker };
 }
 
-type Project = ReturnType<typeof project>;
-
-async function attack(at: Project, approvalMode: string, sandbox: "off" | "auto") {
-  writeFileSync(
-    join(at.home, "settings.json"),
-    JSON.stringify({ sandbox: { mode: sandbox }, checkpoints: { enabled: false } }),
-  );
+async function attack(at: AttackBed & { marker: string }, approvalMode: string, sandbox: "off" | "auto") {
   const commands = hiddenCommands(at.marker);
-  const turns: FakeTurn[] = [
+  const turns = [
     ...commands.map((command) => ({ tool_calls: [{ name: "run_terminal_cmd", arguments: { command } }] })),
     { text: "Done." },
   ];
-  await server?.close();
-  server = await startFakeLlm({ script: { turns } });
-  const run = await runLathe(
-    headlessArgs("Look around", { root: at.root, serverUrl: server.url, format: "json" }, [
-      "--approval-mode",
-      approvalMode,
-    ]),
-    { home: at.home, env: { OPENAI_API_KEY: fakeKeys.openai, HOME: at.userHome } },
-  );
+  const { run, toolResults } = await runAttack(at, turns, {
+    approvalMode,
+    settings: { sandbox: { mode: sandbox }, checkpoints: { enabled: false } },
+  });
   expect(run.code, run.stderr).toBe(0);
-  const last = server.requests.at(-1)?.body as { messages: { role: string; content: unknown }[] };
-  const results = last.messages.filter((message) => message.role === "tool").map((m) => String(m.content));
-  return { commands, results };
+  return { commands, results: toolResults };
 }
 
 describe("code hidden in commands", () => {

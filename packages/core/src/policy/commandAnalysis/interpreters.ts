@@ -1,7 +1,8 @@
 import { judgeLet } from "./codeEvaluation.js";
 import { splitSubcommand } from "./commandArgs.js";
-import type { CommandJudge, JudgeContext, StageOutput } from "./judgeContext.js";
+import type { CommandJudge, JudgeContext } from "./judgeContext.js";
 import { judgePip } from "./packageManagers.js";
+import type { StageOutput } from "./stageOutput.js";
 import type { StaticWord } from "./staticWords.js";
 import {
   atLeast,

@@ -4,14 +4,14 @@ import { destructiveJudgeFor } from "./destructiveCommands.js";
 import { fileWriterJudges } from "./fileWriters.js";
 import { judgeGit } from "./gitCommands.js";
 import { interpreterFamily, interpreterJudges, judgeInlineShell, shellNames } from "./interpreters.js";
-import type { CommandJudge, JudgeContext, JudgedCommand, StageOutput } from "./judgeContext.js";
-import { noOutput } from "./judgeContext.js";
+import type { CommandJudge, JudgeContext, JudgedCommand } from "./judgeContext.js";
 import { downloaders, networkJudges } from "./networkCommands.js";
 import { packageManagerJudges } from "./packageManagers.js";
 import { classifyTarget } from "./pathClasses.js";
 import { projectToolJudges } from "./projectTools.js";
 import { readOnlyJudges } from "./readOnlyCommands.js";
 import { judgeSensitiveOperands } from "./sensitiveOperands.js";
+import { noOutput, type StageOutput } from "./stageOutput.js";
 import type { StaticWord } from "./staticWords.js";
 import {
   atLeast,

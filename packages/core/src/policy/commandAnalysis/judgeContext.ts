@@ -1,4 +1,5 @@
 import type { PathContext } from "./pathClasses.js";
+import type { StageOutput } from "./stageOutput.js";
 import type { StaticWord } from "./staticWords.js";
 import type { Verdict } from "./verdict.js";
 
@@ -12,13 +13,6 @@ export interface StdinSource {
   text?: string;
 }
 
-/** What a command writes on its standard output, for the next stage of a pipeline. */
-export interface StageOutput {
-  downloads: boolean;
-  text?: string;
-}
-
-export const noOutput: StageOutput = { downloads: false };
 export const terminalStdin: StdinSource = { from: "terminal", downloads: false };
 
 /** Everything a command judge may consult besides the command's own words. */

@@ -6,14 +6,7 @@ import type { CommandParser } from "./commandParser.js";
 import { judgeAssignment } from "./environmentAssignments.js";
 import { isForkBomb } from "./forkBomb.js";
 import { judgeArgv } from "./judgeCommand.js";
-import {
-  type JudgeContext,
-  type JudgedCommand,
-  noOutput,
-  type StageOutput,
-  type StdinSource,
-  terminalStdin,
-} from "./judgeContext.js";
+import { type JudgeContext, type JudgedCommand, type StdinSource, terminalStdin } from "./judgeContext.js";
 import { joinLineContinuations } from "./lineContinuations.js";
 import { judgeFileRedirect } from "./redirects.js";
 import type { ShellLocation } from "./shellLocation.js";
@@ -26,6 +19,7 @@ import {
   type ShellState,
   variableValue,
 } from "./shellState.js";
+import { noOutput, type StageOutput } from "./stageOutput.js";
 import {
   evaluateWord,
   evaluateWords,

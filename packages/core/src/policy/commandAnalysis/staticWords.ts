@@ -1,7 +1,7 @@
 import type { Node } from "web-tree-sitter";
 import { decodeAnsiC } from "../rules/shellText.js";
 import { expandBraces } from "./braceExpansion.js";
-import type { StageOutput } from "./judgeContext.js";
+import type { StageOutput } from "./stageOutput.js";
 
 /** A shell word as far as it can be known without running anything. */
 export interface StaticWord {
