@@ -27,7 +27,7 @@ function expectNoKey(text: string) {
 const run = (command: string) => ({ name: "run_terminal_cmd", arguments: { command } });
 
 /** A real `lathe -p` in a temp project, with a throwaway HOME and LATHE_HOME holding credentials.json. */
-async function headless(turns: FakeTurn[], format: "json" | "stream-json") {
+async function headless(turns: FakeTurn[], format: "json" | "stream-json", approvalMode = "yolo") {
   server = await startFakeLlm({ script: { turns } });
   const ws = await makeWorkspace(
     { "notes.txt": notes, "big.txt": big },
@@ -44,7 +44,7 @@ async function headless(turns: FakeTurn[], format: "json" | "stream-json") {
   const result = await runLathe(
     headlessArgs("look around", { root: ws.root, serverUrl: server.url, format }, [
       "--approval-mode",
-      "yolo",
+      approvalMode,
     ]),
     { home: ws.home, env },
   );
@@ -58,7 +58,11 @@ function filesUnder(dir: string): string[] {
 }
 
 describe("secrets in lathe -p", () => {
-  it("keeps keys out of commands, the model's requests, stream-json, the spill file and the export", async () => {
+  // The commands are read-only, so they run with no approval given in either mode.
+  it.each([
+    "ask_first",
+    "auto",
+  ])("keeps keys out of commands, the model's requests, stream-json, the spill file and the export (%s)", async (approvalMode) => {
     const { result, ws, env } = await headless(
       [
         {
@@ -72,6 +76,7 @@ describe("secrets in lathe -p", () => {
         { text: "done" },
       ],
       "stream-json",
+      approvalMode,
     );
     expect(result.code).toBe(0);
     expectNoKey(result.stdout);
