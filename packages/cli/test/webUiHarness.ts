@@ -147,10 +147,17 @@ export async function openUi(browser: Browser, served: ServedUi): Promise<UiPage
   return { page, pageErrors, close: () => context.close() };
 }
 
-/** Clicks "new session" and waits for its chat; returns the session id. */
-export async function newSession(page: Page): Promise<string> {
+/**
+ * Clicks "new session" and waits for its chat; returns the session id. With `previous`, the session
+ * shown until now, it waits for the chat to show another one.
+ */
+export async function newSession(page: Page, previous?: string): Promise<string> {
   await page.getByTestId("new-session").click();
-  const chat = page.locator('[data-testid="chat"][data-session]');
+  const chat = page.locator(
+    previous === undefined
+      ? '[data-testid="chat"][data-session]'
+      : `[data-testid="chat"][data-session]:not([data-session="${previous}"])`,
+  );
   await chat.waitFor();
   const id = await chat.getAttribute("data-session");
   if (!id) throw new Error("the chat names no session");

@@ -58,7 +58,7 @@ describe.skipIf(noBrowser)("the web UI's trust prompt", { timeout: 60_000 }, () 
 
     await page.getByTestId("trust-decline").click();
     await page.getByTestId("trust-badge").waitFor();
-    await newSession(page);
+    const untrusted = await newSession(page);
     await sendMessage(page, "Hello");
     await page.getByTestId("assistant-message").filter({ hasText: "First answer." }).waitFor();
     await waitForRunState(page, "idle");
@@ -68,7 +68,7 @@ describe.skipIf(noBrowser)("the web UI's trust prompt", { timeout: 60_000 }, () 
     await page.getByTestId("trust-accept").click();
     await prompt.waitFor({ state: "detached" });
     expect(await page.getByTestId("trust-badge").count()).toBe(0);
-    await newSession(page);
+    await newSession(page, untrusted);
     await sendMessage(page, "Hello again");
     await page
       .getByTestId("assistant-message")
