@@ -48,6 +48,17 @@ const subcommandOptions: Readonly<Record<string, readonly string[]>> = {
   log: ["--no-ext-diff", "--no-textconv"],
 };
 
+/**
+ * Subcommands that only read objects and config: they never pass work-tree files through a filter
+ * or merge anything, and `log` diffs only with the drivers that `--no-ext-diff --no-textconv` turn
+ * off. They need no listing of the configured drivers first, which would double their cost.
+ */
+const driverFreeSubcommands: ReadonlySet<string> = new Set(["config", "log", "rev-parse"]);
+
+export function runsNoDriver(subcommand: string): boolean {
+  return driverFreeSubcommands.has(subcommand);
+}
+
 export function protectiveOptions(subcommand: string): readonly string[] {
   return Object.hasOwn(subcommandOptions, subcommand) ? (subcommandOptions[subcommand] ?? []) : [];
 }

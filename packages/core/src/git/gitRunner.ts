@@ -7,6 +7,7 @@ import {
   protectedEnvironment,
   protectiveOptions,
   protectiveSettings,
+  runsNoDriver,
   settingsEnvironment,
 } from "./gitProtections.js";
 
@@ -85,7 +86,7 @@ export async function runGit(request: GitRequest): Promise<GitOutcome> {
   // A repository Lathe owns reads only the config Lathe wrote (no global, no system file), which
   // defines no driver: listing it would only double the git processes of every checkpoint.
   const drivers =
-    request.repository === undefined
+    request.repository === undefined && !runsNoDriver(subcommand)
       ? await configuredDrivers(request.cwd, { ...env, ...settingsEnvironment(protective) }, limits)
       : { ok: true as const, settings: [] };
   if (!drivers.ok) return drivers;
