@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { probeSandbox } from "../../src/policy/sandbox/detectSandbox.js";
@@ -154,7 +154,11 @@ describe.skipIf(unavailable)("project checkers in the sandbox (real bwrap)", () 
   });
 
   it("the project's real TypeScript still reports its errors from inside the sandbox", async () => {
-    symlinkSync(repoNodeModules, at("node_modules"));
+    // A copy, not a link to this repository's node_modules: wherever the repository lies (a clone
+    // under /tmp, which the sandbox replaces with its own), the project's tsc must be inside it.
+    cpSync(path.join(repoNodeModules, "typescript"), at("node_modules/typescript"), { recursive: true });
+    mkdirSync(at("node_modules/.bin"), { recursive: true });
+    symlinkSync("../typescript/bin/tsc", at("node_modules/.bin/tsc"));
     write(
       "tsconfig.json",
       JSON.stringify({ compilerOptions: { strict: true, types: [] }, include: ["src"] }),
