@@ -1,3 +1,4 @@
+export type { TodoItem } from "@lathe/protocol";
 export {
   AgentSession,
   type AgentSessionOptions,
@@ -63,9 +64,7 @@ export { generateImageTool } from "./tools/builtin/generateImage/generateImage.j
 export type { ImageGenerationSettings } from "./tools/builtin/generateImage/imageSettings.js";
 export { builtinTools } from "./tools/builtin/index.js";
 export { webFetchTool } from "./tools/builtin/webFetch/webFetch.js";
-export type { WebFetchSettings } from "./tools/builtin/webFetch/webFetchSettings.js";
 export { webSearchTool } from "./tools/builtin/webSearch/webSearch.js";
-export type { WebSearchSettings } from "./tools/builtin/webSearch/webSearchSettings.js";
 export { FileReadLedger } from "./tools/fileReadLedger.js";
 export { ProjectIgnore } from "./tools/projectIgnore/projectIgnore.js";
 export {
@@ -90,12 +89,11 @@ export {
 export type {
   CodeSearchHit,
   CodeSearchIndex,
-  MemoryBook,
   RuleCatalog,
   SubagentLauncher,
-  TodoItem,
-  TodoList,
   UserQuestions,
 } from "./tools/toolServices.js";
+export type { WebFetchSettings } from "./tools/web/webFetchSettings.js";
+export type { WebSearchSettings } from "./tools/web/webSearchSettings.js";
 export * from "./trace/index.js";
 export * from "./trust/index.js";

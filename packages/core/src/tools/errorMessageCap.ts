@@ -1,5 +1,5 @@
 import type { LatheErrorInfo } from "@lathe/protocol";
-import { utf8Head, utf8Tail } from "./utf8Slice.js";
+import { utf8Head, utf8Tail } from "../fileSystem/utf8Slice.js";
 
 /** Longest error message a model or a face is given; messages quoting absurd input are cut. */
 export const maxErrorMessageBytes = 4096;

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { atomicWriteFile } from "../fileSystem/atomicWrite.js";
+import { utf8Head, utf8Tail } from "../fileSystem/utf8Slice.js";
 import type { OutputLimits } from "./tool.js";
-import { utf8Head, utf8Tail } from "./utf8Slice.js";
 
 export interface SpillLocation {
   latheHome: string;

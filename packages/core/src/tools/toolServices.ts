@@ -2,9 +2,16 @@ import type { EventDraft, LatheErrorInfo } from "@lathe/protocol";
 
 /**
  * What some tools need from capabilities that sit above the tool system (context, code
- * intelligence). The interfaces live here so tools never import those capabilities; the agent
- * hands the implementations in through the tool context.
+ * intelligence, the agent). The interfaces live here so tools never import those capabilities;
+ * the agent hands the implementations in through the tool context.
+ *
+ * The ports of capabilities below the tools live with them and are re-exported here for the
+ * tools' convenience: the todo list with `planning`, the memory book with `store`, and the todo
+ * item itself in `@lathe/protocol`.
  */
+export type { TodoItem } from "@lathe/protocol";
+export type { TodoList } from "../planning/todoList.js";
+export type { MemoryBook } from "../store/memoryRecords.js";
 
 /** Rules the model may ask for by name with `fetch_rules` (SPEC §6: agent-requested rules). */
 export interface RuleCatalog {
@@ -39,23 +46,6 @@ export interface CodeSearchIndex {
   ): Promise<CodeSearchHit[]>;
 }
 
-/** A todo of the session's plan (SPEC §4 `todo_write`). */
-export interface TodoItem {
-  id: string;
-  content: string;
-  status: "pending" | "in_progress" | "completed" | "cancelled";
-}
-
-/** The session's todo list; the engine announces every change to the faces. */
-export interface TodoList {
-  current(): TodoItem[];
-  /** `merge`: items update those of the same id and new ids are added; otherwise the list is replaced. */
-  write(
-    items: readonly TodoItem[],
-    merge: boolean,
-  ): { ok: true; todos: TodoItem[] } | { ok: false; error: LatheErrorInfo };
-}
-
 /** Questions the model puts to the user (`ask_user`); the run waits for the answers. */
 export interface UserQuestions {
   ask(
@@ -63,14 +53,6 @@ export interface UserQuestions {
     /** `questionId` is the one the `user_question` event announced: answers are matched to it. */
     context: { callId: string; questionId: string; signal: AbortSignal },
   ): Promise<{ ok: true; answers: string[] } | { ok: false; error: LatheErrorInfo }>;
-}
-
-/** Long-lived notes for later sessions (SPEC §4 `update_memory`): per project or for the user. */
-export interface MemoryBook {
-  list(): { id: string; scope: "project" | "user"; content: string }[];
-  add(content: string, scope: "project" | "user"): { id: string };
-  update(id: string, content: string): boolean;
-  remove(id: string): boolean;
 }
 
 /** Runs a sub-agent for the `task` tool (SPEC §4): its own messages, limited tools, bounded time. */

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "
 import path from "node:path";
 import { processAlive } from "@lathe/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { executableOnPath } from "../../src/tools/builtin/searchFiles/executableOnPath.js";
+import { executableOnPath } from "../../src/fileSystem/executableOnPath.js";
 import { createSearchFilesTool, searchFilesTool } from "../../src/tools/builtin/searchFiles/searchFiles.js";
 import type { OutputLimits } from "../../src/tools/tool.js";
 import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";

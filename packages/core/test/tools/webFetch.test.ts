@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { webFetchTool } from "../../src/tools/builtin/webFetch/webFetch.js";
-import type { WebFetchSettings } from "../../src/tools/builtin/webFetch/webFetchSettings.js";
 import { runTool } from "../../src/tools/toolInvocation.js";
+import type { WebFetchSettings } from "../../src/tools/web/webFetchSettings.js";
 import { closeLocalServers, sendJson, startLocalServer } from "./localHttpServers.js";
 import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseDuckDuckGoHtml } from "../../src/tools/builtin/webSearch/providers/duckDuckGoHtml.js";
 import { webSearchTool } from "../../src/tools/builtin/webSearch/webSearch.js";
-import type { WebSearchSettings } from "../../src/tools/builtin/webSearch/webSearchSettings.js";
+import type { WebSearchSettings } from "../../src/tools/web/webSearchSettings.js";
 import { closeLocalServers, type LocalServer, sendJson, startLocalServer } from "./localHttpServers.js";
 import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 

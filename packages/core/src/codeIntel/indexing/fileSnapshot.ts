@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { lstat, readFile } from "node:fs/promises";
-import { decodeSearchText } from "../../tools/builtin/searchFiles/decodeText.js";
+import { decodeSearchText } from "../../fileSystem/fileTextDecoding.js";
 
 /** Larger files are generated or data, not code someone will ask about. */
 export const maxIndexedBytes = 1024 * 1024;

@@ -1,9 +1,9 @@
 import { open, stat } from "node:fs/promises";
 import path from "node:path";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import { binaryExtensionOf, binarySniffBytes, containsNulByte } from "../../fileSystem/binaryFiles.js";
 import { resolveProjectPath } from "../../policy/pathGuard.js";
 import { sensitivePathMatch } from "../../policy/sensitivePaths.js";
-import { binaryExtensionOf, binarySniffBytes, containsNulByte } from "../../tools/binaryFiles.js";
 import { type FileSnapshot, sha256Hex } from "../../tools/fileReadLedger.js";
 import { missingFileError } from "../../tools/missingFile.js";
 

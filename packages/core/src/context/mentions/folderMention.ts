@@ -1,12 +1,12 @@
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { errorInfo } from "@lathe/protocol";
+import { type EntryCandidate, walkDirectoryTree } from "../../fileSystem/directoryTree.js";
+import { statIfExists } from "../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../policy/pathGuard.js";
-import { type EntryCandidate, walkDirectoryTree } from "../../tools/builtin/listDirectory/directoryTree.js";
 import { renderTree } from "../../tools/builtin/listDirectory/treeListing.js";
 import { missingFileError } from "../../tools/missingFile.js";
 import { ProjectIgnore } from "../../tools/projectIgnore/projectIgnore.js";
-import { statIfExists } from "../../tools/statIfExists.js";
 import { toPosix } from "../dynamic/projectFile.js";
 import type { Mention } from "./mention.js";
 import type { MentionOutcome, ResolverContext } from "./mentionSources.js";

@@ -1,4 +1,4 @@
-import { decodeHtmlEntities } from "../../tools/builtin/webFetch/htmlEntities.js";
+import { decodeHtmlEntities } from "../../tools/web/htmlEntities.js";
 
 /** Elements whose content is never text a reader sees. */
 const hiddenElements = /<(script|style|noscript|template|svg|head)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;

@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
+import { binaryExtensionOf, containsNulByte } from "../../fileSystem/binaryFiles.js";
 import { isSensitivePath } from "../../policy/sensitivePaths.js";
-import { binaryExtensionOf, containsNulByte } from "../../tools/binaryFiles.js";
 import { walkFiles } from "../../tools/builtin/searchFiles/walkFiles.js";
 import { splitLines } from "../dynamic/contextText.js";
 

@@ -1,4 +1,4 @@
-import { utf8Head } from "../../tools/utf8Slice.js";
+import { utf8Head } from "../../fileSystem/utf8Slice.js";
 import { type RuleEntry, ruleBody, ruleClosing, ruleOpening } from "./ruleBlock.js";
 
 export interface RenderedRules {

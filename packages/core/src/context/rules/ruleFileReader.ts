@@ -1,8 +1,8 @@
 import { constants } from "node:fs";
 import { open, realpath } from "node:fs/promises";
 import path from "node:path";
+import { utf8PrefixEnd } from "../../fileSystem/utf8Slice.js";
 import { isWithin } from "../../policy/pathGuard.js";
-import { utf8PrefixEnd } from "../../tools/utf8Slice.js";
 
 export type RuleFileRead =
   | { kind: "text"; text: string }

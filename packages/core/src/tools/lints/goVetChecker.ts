@@ -1,5 +1,5 @@
 import path from "node:path";
-import { executableOnPath } from "../builtin/searchFiles/executableOnPath.js";
+import { executableOnPath } from "../../fileSystem/executableOnPath.js";
 import { type Checker, failureText, projectRelative } from "./checker.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { hasAnyFile } from "./projectFiles.js";

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { isExecutableFile } from "../builtin/searchFiles/executableOnPath.js";
+import { isExecutableFile } from "../../fileSystem/executableOnPath.js";
 
 /** Whether any of `names` exists in the project root. */
 export async function hasAnyFile(projectRoot: string, names: readonly string[]): Promise<boolean> {

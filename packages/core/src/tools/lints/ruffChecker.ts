@@ -1,4 +1,4 @@
-import { executableOnPath } from "../builtin/searchFiles/executableOnPath.js";
+import { executableOnPath } from "../../fileSystem/executableOnPath.js";
 import { type Checker, failureText, projectRelative } from "./checker.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { field, numberField, parseJson } from "./jsonFields.js";

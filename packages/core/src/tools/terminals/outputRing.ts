@@ -1,5 +1,5 @@
 import { StringDecoder } from "node:string_decoder";
-import { utf8SuffixStart } from "../utf8Slice.js";
+import { utf8SuffixStart } from "../../fileSystem/utf8Slice.js";
 
 /** What a reader gets: the text after its offset, and how much of it was already dropped. */
 export interface RingRead {

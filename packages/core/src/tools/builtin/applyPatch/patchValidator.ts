@@ -1,8 +1,8 @@
 import { readlink } from "node:fs/promises";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { staleFileError } from "../../staleFileCheck.js";
-import { statIfExists } from "../../statIfExists.js";
 import type { ToolContext } from "../../tool.js";
 import { resolveDeletionTarget } from "../deleteFile/deletionTarget.js";
 import { applyHunks } from "./hunkApplication.js";

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
-import { binaryExtensionOf, binarySniffBytes, containsNulByte } from "../../binaryFiles.js";
+import { binaryExtensionOf, binarySniffBytes, containsNulByte } from "../../../fileSystem/binaryFiles.js";
+import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { missingFileError } from "../../missingFile.js";
-import { statIfExists } from "../../statIfExists.js";
 
 export type TextFile =
   | {

@@ -1,12 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { type ErrorCode, errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import { binaryExtensionOf, binarySniffBytes, containsNulByte } from "../../../fileSystem/binaryFiles.js";
 import { writeProjectFile } from "../../../fileSystem/projectFiles.js";
+import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
-import { binaryExtensionOf, binarySniffBytes, containsNulByte } from "../../binaryFiles.js";
 import { sha256Hex } from "../../fileReadLedger.js";
 import { missingFileMessage } from "../../missingFile.js";
 import { staleFileError } from "../../staleFileCheck.js";
-import { statIfExists } from "../../statIfExists.js";
 import type { ToolContext } from "../../tool.js";
 
 /** Far beyond any real old_string or new_string; stops a runaway argument before it is matched. */

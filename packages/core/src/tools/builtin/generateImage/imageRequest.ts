@@ -1,6 +1,6 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { type GuardedFetchOptions, guardedFetch } from "../../../policy/networkGuard/index.js";
-import { apiErrorMessage } from "../webFetch/apiErrorMessage.js";
+import { apiErrorMessage } from "../../web/apiErrorMessage.js";
 
 export interface ImageCall {
   fetchOptions: GuardedFetchOptions;

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
-import { statIfExists } from "../../statIfExists.js";
 import { imageExtensions } from "./imageFormat.js";
 
 export type ImageTarget = { ok: true; path: string; relative: string } | { ok: false; error: LatheErrorInfo };

@@ -1,7 +1,7 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { guardedFetch } from "../../../policy/networkGuard/index.js";
-import { serviceKey } from "../webSearch/serviceKey.js";
+import { serviceKey } from "../../web/serviceKey.js";
 import type { GeneratedImage, ImageProvider } from "./imageProvider.js";
 import { decodeBase64Image, type ImageCall, postJson } from "./imageRequest.js";
 import { imageGenerationDefaults, type OpenAiImageSettings } from "./imageSettings.js";

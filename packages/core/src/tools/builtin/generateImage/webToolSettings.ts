@@ -1,5 +1,5 @@
-import type { WebFetchSettings } from "../webFetch/webFetchSettings.js";
-import type { WebSearchSettings } from "../webSearch/webSearchSettings.js";
+import type { WebFetchSettings } from "../../web/webFetchSettings.js";
+import type { WebSearchSettings } from "../../web/webSearchSettings.js";
 import type { ImageGenerationSettings } from "./imageSettings.js";
 
 /**

@@ -3,13 +3,17 @@ import { errorInfo } from "@lathe/protocol";
 import ignore from "ignore";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import {
+  type DirectoryTree,
+  type EntryCandidate,
+  walkDirectoryTree,
+} from "../../../fileSystem/directoryTree.js";
+import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { missingFileError } from "../../missingFile.js";
 import { ProjectIgnore } from "../../projectIgnore/projectIgnore.js";
-import { statIfExists } from "../../statIfExists.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
-import { type DirectoryTree, type EntryCandidate, walkDirectoryTree } from "./directoryTree.js";
 import { renderTree } from "./treeListing.js";
 
 const defaultDepth = 2;

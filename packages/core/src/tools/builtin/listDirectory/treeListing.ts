@@ -1,7 +1,7 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
+import type { TreeEntry } from "../../../fileSystem/directoryTree.js";
 import { isWithin } from "../../../policy/pathGuard.js";
 import { formatByteSize } from "./byteSize.js";
-import type { TreeEntry } from "./directoryTree.js";
 
 const indentUnit = "  ";
 

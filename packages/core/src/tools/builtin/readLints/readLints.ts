@@ -1,12 +1,12 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { checkerPlacement } from "../../lints/checkerPlacement.js";
 import { formatLintRun } from "../../lints/formatDiagnostics.js";
 import { type LintScope, runProjectLints } from "../../lints/projectLints.js";
 import { missingFileMessage } from "../../missingFile.js";
-import { statIfExists } from "../../statIfExists.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 

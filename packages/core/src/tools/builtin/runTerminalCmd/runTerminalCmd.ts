@@ -2,12 +2,12 @@ import { StringDecoder } from "node:string_decoder";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { type CallSandbox, sandboxForCall } from "../../../policy/sandbox/sandboxPlan.js";
 import type { SandboxLaunch } from "../../../policy/sandbox/sandboxTypes.js";
 import { processGroupAlive, signalProcessGroup } from "../../../processes/processGroup.js";
 import { spawnShell } from "../../../processes/shellProcess.js";
-import { statIfExists } from "../../statIfExists.js";
 import {
   describeStatus,
   formatTerminalOutput,

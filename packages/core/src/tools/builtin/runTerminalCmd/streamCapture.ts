@@ -1,5 +1,5 @@
 import { StringDecoder } from "node:string_decoder";
-import { utf8SuffixStart } from "../../utf8Slice.js";
+import { utf8SuffixStart } from "../../../fileSystem/utf8Slice.js";
 
 /** Share of the capture kept from the start of the stream; the rest follows its end. */
 const headShare = 0.2;

@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import { errorInfo } from "@lathe/protocol";
-import { decodeSearchText } from "./decodeText.js";
+import { decodeSearchText } from "../../../fileSystem/fileTextDecoding.js";
 import { comparePaths, MatchCollector } from "./matchCollector.js";
 import { compileRustRegex } from "./rustRegex.js";
 import { maxSearchedFileBytes } from "./searchLimits.js";

@@ -1,12 +1,12 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import { executableOnPath } from "../../../fileSystem/executableOnPath.js";
+import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { missingFileError } from "../../missingFile.js";
-import { statIfExists } from "../../statIfExists.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
-import { executableOnPath } from "./executableOnPath.js";
 import { formatSearchResults } from "./formatResults.js";
 import { globFilter } from "./globFilter.js";
 import { searchWithJs } from "./jsEngine.js";

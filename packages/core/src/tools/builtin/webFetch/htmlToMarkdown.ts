@@ -1,6 +1,6 @@
 import { Readability } from "@mozilla/readability";
 import TurndownService from "turndown";
-import { type HtmlDocument, parseHtmlDocument } from "./htmlDocument.js";
+import { type HtmlDocument, parseHtmlDocument } from "../../web/htmlDocument.js";
 
 export interface ConvertedPage {
   title: string | undefined;

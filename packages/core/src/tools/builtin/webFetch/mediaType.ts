@@ -1,4 +1,4 @@
-import { binarySniffBytes, containsNulByte } from "../../binaryFiles.js";
+import { binarySniffBytes, containsNulByte } from "../../../fileSystem/binaryFiles.js";
 
 /** How a response body is turned into text for the model; `binary` is refused. */
 export type PageKind = "html" | "json" | "xml" | "text" | "binary";

@@ -1,4 +1,4 @@
-import { utf8Head } from "../../utf8Slice.js";
+import { utf8Head } from "../../../fileSystem/utf8Slice.js";
 
 export interface CutLimits {
   maxChars: number;

@@ -7,15 +7,15 @@ import type { Assessment } from "../../../policy/policyTypes.js";
 import { urlBlock } from "../../../policy/urlPrecheck.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
-import { decodeText } from "./decodeText.js";
-import { pageKindOf, parseContentType } from "./mediaType.js";
-import { pageResult } from "./pageOutput.js";
-import { pageText } from "./pageText.js";
 import {
   type ResolvedWebFetchSettings,
   resolveWebFetchSettings,
   type WebFetchSettings,
-} from "./webFetchSettings.js";
+} from "../../web/webFetchSettings.js";
+import { decodeText } from "./decodeText.js";
+import { pageKindOf, parseContentType } from "./mediaType.js";
+import { pageResult } from "./pageOutput.js";
+import { pageText } from "./pageText.js";
 
 /** Beyond the download itself: converting a large page to markdown takes a few seconds. */
 const conversionGraceMs = 30_000;

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { type GuardedFetchOptions, guardedFetch } from "../../../policy/networkGuard/index.js";
-import { apiErrorMessage } from "../webFetch/apiErrorMessage.js";
+import { apiErrorMessage } from "../../web/apiErrorMessage.js";
 
 /** How every provider call is made: through the network guard, with the keys it must never echo. */
 export interface ProviderCall {

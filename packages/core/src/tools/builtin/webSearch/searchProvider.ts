@@ -1,7 +1,7 @@
+import type { KeySources } from "../../web/serviceKey.js";
+import type { SearchProviderName, WebSearchSettings } from "../../web/webSearchSettings.js";
 import type { ProviderCall } from "./providerRequest.js";
 import type { SearchResult } from "./searchResult.js";
-import type { KeySources } from "./serviceKey.js";
-import type { SearchProviderName, WebSearchSettings } from "./webSearchSettings.js";
 
 export interface SearchQuery {
   query: string;

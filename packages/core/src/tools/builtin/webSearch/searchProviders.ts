@@ -1,10 +1,10 @@
+import type { SearchProviderName } from "../../web/webSearchSettings.js";
 import { braveProvider } from "./providers/brave.js";
 import { duckDuckGoProvider } from "./providers/duckDuckGo.js";
 import { googleCseProvider } from "./providers/googleCse.js";
 import { searxngProvider } from "./providers/searxng.js";
 import { tavilyProvider } from "./providers/tavily.js";
 import type { SearchProvider } from "./searchProvider.js";
-import type { SearchProviderName } from "./webSearchSettings.js";
 
 export const searchProviders: Record<SearchProviderName, SearchProvider> = {
   searxng: searxngProvider,

@@ -1,4 +1,4 @@
-import { decodeHtmlEntities } from "../webFetch/htmlEntities.js";
+import { decodeHtmlEntities } from "../../web/htmlEntities.js";
 export interface SearchResult {
   title: string;
   url: string;

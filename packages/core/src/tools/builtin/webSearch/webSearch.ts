@@ -3,10 +3,14 @@ import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
+import {
+  type SearchProviderName,
+  type WebSearchSettings,
+  webSearchDefaults,
+} from "../../web/webSearchSettings.js";
 import type { ProviderAnswer, SearchProvider } from "./searchProvider.js";
 import { searchProviders } from "./searchProviders.js";
 import { formatResults, type SearchResult } from "./searchResult.js";
-import { type SearchProviderName, type WebSearchSettings, webSearchDefaults } from "./webSearchSettings.js";
 
 const defaultMaxResults = 5;
 /** Room beyond the providers' own time limits, so the tool's timeout never cuts the last one short. */

@@ -4,11 +4,11 @@ import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { writeProjectFile } from "../../../fileSystem/projectFiles.js";
+import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { sha256Hex } from "../../fileReadLedger.js";
 import { withLintNote } from "../../lintNote.js";
 import { staleFileError } from "../../staleFileCheck.js";
-import { statIfExists } from "../../statIfExists.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 

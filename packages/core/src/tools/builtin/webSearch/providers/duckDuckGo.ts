@@ -1,7 +1,7 @@
+import { webSearchDefaults } from "../../../web/webSearchSettings.js";
 import { providerRequest } from "../providerRequest.js";
 import type { SearchProvider } from "../searchProvider.js";
 import { normaliseResults } from "../searchResult.js";
-import { webSearchDefaults } from "../webSearchSettings.js";
 
 /** DuckDuckGo's HTML page: no key, so it is the fallback that always takes part. */
 export const duckDuckGoProvider: SearchProvider = {

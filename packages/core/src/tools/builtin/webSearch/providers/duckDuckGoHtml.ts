@@ -1,4 +1,4 @@
-import { parseHtmlDocument } from "../../webFetch/htmlDocument.js";
+import { parseHtmlDocument } from "../../../web/htmlDocument.js";
 
 export interface RawResult {
   title: string;

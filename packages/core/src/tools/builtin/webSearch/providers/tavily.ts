@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { serviceKey } from "../../../web/serviceKey.js";
+import { webSearchDefaults } from "../../../web/webSearchSettings.js";
 import { parseAnswer, providerRequest } from "../providerRequest.js";
 import type { SearchProvider } from "../searchProvider.js";
 import { normaliseResults } from "../searchResult.js";
-import { serviceKey } from "../serviceKey.js";
-import { webSearchDefaults } from "../webSearchSettings.js";
 
 const answerSchema = z.object({
   results: z.array(

@@ -1,4 +1,4 @@
-import type { AddressAllowances } from "../../../policy/networkGuard/index.js";
+import type { AddressAllowances } from "../../policy/networkGuard/index.js";
 
 /** What `web_fetch` takes from the user's settings (`webFetch` in settings.json); every field has a default. */
 export interface WebFetchSettings {

@@ -1,4 +1,4 @@
-import { readCredentialsFile } from "../../../llm/credentials.js";
+import { readCredentialsFile } from "../../llm/credentials.js";
 
 export interface KeySources {
   env: Readonly<Record<string, string | undefined>>;

@@ -1,4 +1,4 @@
-import type { AddressAllowances } from "../../../policy/networkGuard/index.js";
+import type { AddressAllowances } from "../../policy/networkGuard/index.js";
 
 export type SearchProviderName = "searxng" | "brave" | "tavily" | "google" | "duckduckgo";
 
