@@ -42,6 +42,15 @@ export const todoItemSchema = z.object({
   content: z.string(),
   status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
 });
+export type TodoItem = z.infer<typeof todoItemSchema>;
+
+/** Whose a long-lived memory is (`update_memory`): this project's, or the user's across projects. */
+export const memoryScopeSchema = z.enum(["project", "user"]);
+export type MemoryScope = z.infer<typeof memoryScopeSchema>;
+
+/** One long-lived memory as the engine keeps it (SPEC §4 `update_memory`). */
+export const memoryEntrySchema = z.object({ id: z.string(), scope: memoryScopeSchema, content: z.string() });
+export type MemoryEntry = z.infer<typeof memoryEntrySchema>;
 
 /** One question the model asks the user (`ask_user`), with choices when it offers some. */
 export const userQuestionSchema = z.object({ question: z.string(), options: z.array(z.string()).optional() });

@@ -15,6 +15,7 @@ import {
   type Part,
   type RunEndReason,
   type RunState,
+  type TodoItem,
   type ToolCallPart,
   type ToolResultPart,
   type Usage,
@@ -34,6 +35,7 @@ import { ruleForApproval, saveRule } from "../policy/rules/index.js";
 import { detectSandbox } from "../policy/sandbox/detectSandbox.js";
 import type { SandboxContext, SandboxSettings } from "../policy/sandbox/sandboxTypes.js";
 import { secretRedactor } from "../secrets/secretRedactor.js";
+import type { MemoryBook } from "../store/memoryRecords.js";
 import type { SessionStore } from "../store/sessionStore.js";
 import { loadTodos, saveTodos } from "../store/todoRecords.js";
 import { FileReadLedger } from "../tools/fileReadLedger.js";
@@ -48,7 +50,7 @@ import {
   type PendingCall,
   runToolBatch,
 } from "../tools/toolScheduler.js";
-import type { MemoryBook, TodoItem, UserQuestions } from "../tools/toolServices.js";
+import type { UserQuestions } from "../tools/toolServices.js";
 import { keepTrustAcrossOwnWrite } from "../trust/index.js";
 import { EventBus, type EventListener } from "./eventBus.js";
 import { closeInterruptedCalls } from "./interruptedCalls.js";

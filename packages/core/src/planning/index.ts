@@ -6,4 +6,4 @@ export {
   complexityHints,
   strategyHint,
 } from "./taskComplexity.js";
-export { SessionTodoList, todoProgress } from "./todoList.js";
+export { SessionTodoList, type TodoList, todoProgress } from "./todoList.js";

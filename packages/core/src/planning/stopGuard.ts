@@ -1,8 +1,7 @@
-export interface GuardedTodo {
-  status: "pending" | "in_progress" | "completed" | "cancelled";
-  /** The todo's text, quoted back to the model when given. */
-  content?: string;
-}
+import type { TodoItem } from "@lathe/protocol";
+
+/** What the guard reads of a todo: its status, and its text (quoted back to the model) when given. */
+export type GuardedTodo = Pick<TodoItem, "status"> & Partial<Pick<TodoItem, "content">>;
 
 /** More open todos than this, with fewer than half done, and stopping looks premature. */
 const maxOpenTodos = 3;

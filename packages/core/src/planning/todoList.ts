@@ -1,5 +1,17 @@
-import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
-import type { TodoItem, TodoList } from "../tools/toolServices.js";
+import { errorInfo, type LatheErrorInfo, type TodoItem } from "@lathe/protocol";
+
+/**
+ * The session's todo list (the port `todo_write` writes through); the engine announces every
+ * change to the faces. `SessionTodoList` is the one the engine hands the tool.
+ */
+export interface TodoList {
+  current(): TodoItem[];
+  /** `merge`: items update those of the same id and new ids are added; otherwise the list is replaced. */
+  write(
+    items: readonly TodoItem[],
+    merge: boolean,
+  ): { ok: true; todos: TodoItem[] } | { ok: false; error: LatheErrorInfo };
+}
 
 /** A plan longer than this is no longer a plan the model or the user can follow. */
 export const todoLimits = { maxItems: 50, maxContentLength: 500 } as const;

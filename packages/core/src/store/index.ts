@@ -1,5 +1,5 @@
 export { openDatabase } from "./database.js";
-export { type MemoryEntry, memoryPromptLimits, SqliteMemoryBook } from "./memoryRecords.js";
+export { type MemoryBook, type MemoryEntry, memoryPromptLimits, SqliteMemoryBook } from "./memoryRecords.js";
 export { SessionStore, type SessionStoreOptions, type StoreOutcome } from "./sessionStore.js";
 export { exportSession, importSession } from "./sessionTransfer.js";
 export type {

@@ -1,7 +1,19 @@
 import type { DatabaseSync } from "node:sqlite";
-import { newId } from "@lathe/protocol";
-import type { MemoryBook } from "../tools/toolServices.js";
+import { type MemoryEntry, type MemoryScope, newId } from "@lathe/protocol";
 import { inTransaction } from "./database.js";
+
+export type { MemoryEntry } from "@lathe/protocol";
+
+/**
+ * Long-lived notes for later sessions (SPEC §4 `update_memory`): per project or for the user.
+ * The port `update_memory` writes through; `SqliteMemoryBook` is the one the engine hands it.
+ */
+export interface MemoryBook {
+  list(): MemoryEntry[];
+  add(content: string, scope: MemoryScope): { id: string };
+  update(id: string, content: string): boolean;
+  remove(id: string): boolean;
+}
 
 /** What later sessions get of the memories (SPEC §6 L4): a bounded slice of every prompt. */
 export const memoryPromptLimits = { maxEach: 1000, maxTotal: 4000 } as const;
@@ -12,14 +24,6 @@ export interface SqliteMemoryBookOptions {
   projectRoot: string;
   /** Applied to the content before it is stored, so a known secret never reaches the database. */
   redact?: (text: string) => string;
-}
-
-type Scope = "project" | "user";
-
-export interface MemoryEntry {
-  id: string;
-  scope: Scope;
-  content: string;
 }
 
 interface MemoryRow {
@@ -61,7 +65,7 @@ export class SqliteMemoryBook implements MemoryBook {
     }));
   }
 
-  add(content: string, scope: Scope): { id: string } {
+  add(content: string, scope: MemoryScope): { id: string } {
     const now = Date.now();
     const id = newId(now);
     inTransaction(this.db, () => {

@@ -1,6 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { z } from "zod";
-import type { TodoItem } from "../tools/toolServices.js";
+import { type TodoItem, todoItemSchema } from "@lathe/protocol";
 import { inTransaction } from "./database.js";
 
 export interface SaveTodosOptions {
@@ -8,12 +7,8 @@ export interface SaveTodosOptions {
   redact?: (text: string) => string;
 }
 
-/** Rows are checked on the way out: the type keeps this list of statuses in step with TodoItem's. */
-const todoRowSchema: z.ZodType<TodoItem> = z.object({
-  id: z.string(),
-  content: z.string(),
-  status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
-});
+/** Rows are checked on the way out, against the protocol's own todo shape. */
+const todoRowSchema = todoItemSchema;
 
 /**
  * Replaces the session's stored todo list with `todos`, in one transaction so a crash leaves the

@@ -1,6 +1,6 @@
+import type { TodoItem } from "@lathe/protocol";
 import { describe, expect, it } from "vitest";
 import { SessionTodoList, todoProgress } from "../../src/planning/todoList.js";
-import type { TodoItem } from "../../src/tools/toolServices.js";
 
 const plan: TodoItem[] = [
   { id: "1", content: "Read the failing test", status: "completed" },

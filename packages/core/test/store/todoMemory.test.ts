@@ -1,9 +1,9 @@
+import type { TodoItem } from "@lathe/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SessionTodoList } from "../../src/planning/todoList.js";
 import type { SessionStore } from "../../src/store/index.js";
 import { memoryPromptLimits, SqliteMemoryBook } from "../../src/store/memoryRecords.js";
 import { loadTodos, saveTodos } from "../../src/store/todoRecords.js";
-import type { TodoItem } from "../../src/tools/toolServices.js";
 import { countRows, createStoreTestBed, type StoreTestBed } from "./storeTestBed.js";
 
 let bed: StoreTestBed;
