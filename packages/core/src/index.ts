@@ -56,6 +56,7 @@ export type {
   SandboxSettings,
 } from "./policy/sandbox/sandboxTypes.js";
 export { isSensitivePath, type SensitivePathOptions, sensitivePathMatch } from "./policy/sensitivePaths.js";
+export { redactDeep, redactedMarker, secretRedactor } from "./secrets/index.js";
 export * from "./store/index.js";
 export { BrowserSessions } from "./tools/builtin/browserUse/browserSessions.js";
 export { type BrowserSettings, browserDefaults } from "./tools/builtin/browserUse/browserSettings.js";

@@ -1,8 +1,9 @@
 import { join } from "node:path";
 import type { LatheErrorInfo, LatheEvent } from "@lathe/protocol";
 import { openShadowRepository, type ShadowRepository } from "../checkpoint/index.js";
+import { secretRedactor } from "../secrets/index.js";
 import { SessionStore } from "../store/sessionStore.js";
-import { createLogger, type Logger, RunTracer, secretRedactor } from "../trace/index.js";
+import { createLogger, type Logger, RunTracer } from "../trace/index.js";
 import type { AgentSession } from "./agentSession.js";
 
 export interface PersistenceSettings {

@@ -1,18 +1,13 @@
 import type { EventDraft, LatheErrorInfo, Risk } from "@lathe/protocol";
 import type { z } from "zod";
+import type { TodoList } from "../planning/todoList.js";
 import type { Assessment } from "../policy/policyTypes.js";
 import type { SandboxContext } from "../policy/sandbox/sandboxTypes.js";
+import type { MemoryBook } from "../store/memoryRecords.js";
 import type { FileReadLedger } from "./fileReadLedger.js";
 import type { LintBaseline } from "./lints/lintBaseline.js";
 import type { BackgroundTerminals } from "./terminals/backgroundTerminals.js";
-import type {
-  CodeSearchIndex,
-  MemoryBook,
-  RuleCatalog,
-  SubagentLauncher,
-  TodoList,
-  UserQuestions,
-} from "./toolServices.js";
+import type { CodeSearchIndex, RuleCatalog, SubagentLauncher, UserQuestions } from "./toolServices.js";
 
 export type ToolKind =
   | "read"

@@ -3,15 +3,9 @@ import type { EventDraft, LatheErrorInfo } from "@lathe/protocol";
 /**
  * What some tools need from capabilities that sit above the tool system (context, code
  * intelligence, the agent). The interfaces live here so tools never import those capabilities;
- * the agent hands the implementations in through the tool context.
- *
- * The ports of capabilities below the tools live with them and are re-exported here for the
- * tools' convenience: the todo list with `planning`, the memory book with `store`, and the todo
- * item itself in `@lathe/protocol`.
+ * the agent hands the implementations in through the tool context. The ports of capabilities
+ * below the tools live with them: the todo list in `planning`, the memory book in `store`.
  */
-export type { TodoItem } from "@lathe/protocol";
-export type { TodoList } from "../planning/todoList.js";
-export type { MemoryBook } from "../store/memoryRecords.js";
 
 /** Rules the model may ask for by name with `fetch_rules` (SPEC §6: agent-requested rules). */
 export interface RuleCatalog {

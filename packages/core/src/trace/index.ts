@@ -1,4 +1,3 @@
-export { redactDeep, redactedMarker, secretRedactor } from "../secrets/secretRedactor.js";
 export {
   createLogger,
   type LogFields,

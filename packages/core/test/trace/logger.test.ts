@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fakeKeys } from "@lathe/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createLogger, logFilePath, secretRedactor } from "../../src/trace/index.js";
+import { secretRedactor } from "../../src/secrets/index.js";
+import { createLogger, logFilePath } from "../../src/trace/index.js";
 
 let home: string;
 beforeEach(() => {

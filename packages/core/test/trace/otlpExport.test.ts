@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SpanRecord } from "@lathe/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { RunTracer, secretRedactor } from "../../src/trace/index.js";
+import { secretRedactor } from "../../src/secrets/index.js";
+import { RunTracer } from "../../src/trace/index.js";
 import { secret, sessionId, t0, twoRuns } from "./traceEvents.js";
 
 interface Received {

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emptyUsage, errorInfo, type SpanRecord, spanRecordSchema } from "@lathe/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { RunTracer, secretRedactor, traceFilePath } from "../../src/trace/index.js";
+import { secretRedactor } from "../../src/secrets/index.js";
+import { RunTracer, traceFilePath } from "../../src/trace/index.js";
 import { eventStamper, secret, sessionId, t0, twoRuns } from "./traceEvents.js";
 
 let home: string | undefined;

@@ -1,10 +1,9 @@
-import { errorInfo } from "@lathe/protocol";
+import { errorInfo, type TodoItem } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { type TodoProgress, todoLimits, todoProgress, todoStatuses } from "../../../planning/todoList.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
-import type { TodoItem } from "../../toolServices.js";
 
 const todoWriteSchema = z.object({
   todos: z

@@ -1,9 +1,9 @@
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import type { MemoryBook } from "../../../store/memoryRecords.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
-import type { MemoryBook } from "../../toolServices.js";
 import { secretLike } from "./secretLike.js";
 
 /** Longer than this, a memory is cut in the prompt (store/memoryRecords.ts). */

@@ -1,6 +1,6 @@
 import { fakeKeys } from "@lathe/testkit";
 import { describe, expect, it } from "vitest";
-import { redactDeep, secretRedactor } from "../../src/trace/index.js";
+import { redactDeep, secretRedactor } from "../../src/secrets/index.js";
 
 describe("secretRedactor", () => {
   it("replaces every occurrence of each secret", () => {
