@@ -8,7 +8,7 @@ export function checkpointRepositoryFor(latheHome: string, projectRoot: string) 
   return openShadowRepository({
     latheHome,
     projectRoot,
-    ...(limits?.maxFileBytes ? { maxFileBytes: limits.maxFileBytes } : {}),
-    ...(limits?.maxTotalBytes ? { maxTotalBytes: limits.maxTotalBytes } : {}),
+    maxFileBytes: limits?.maxFileBytes,
+    maxTotalBytes: limits?.maxTotalBytes,
   });
 }

@@ -60,7 +60,7 @@ function takeResume(argv: readonly string[]): { rest: string[]; resume?: string 
     }
     rest.push(arg);
   }
-  return resume === undefined ? { rest } : { rest, resume };
+  return { rest, resume };
 }
 
 export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; message: string };
@@ -159,7 +159,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       allowRules: values.allow ?? [],
       denyRules: values.deny ?? [],
       trust: values.trust ?? false,
-      ...(resume ? { resume } : {}),
+      resume,
     },
   };
 }

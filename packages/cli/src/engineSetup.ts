@@ -86,8 +86,8 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     latheHome: inputs.latheHome,
     settings,
     trustFlag: args.trust,
-    ...(inputs.confirmTrust ? { confirm: inputs.confirmTrust } : {}),
-    ...(inputs.warn ? { warn: inputs.warn } : {}),
+    confirm: inputs.confirmTrust,
+    warn: inputs.warn,
   });
   const layers = loadRuleLayers({
     latheHome: inputs.latheHome,
@@ -112,15 +112,15 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
   const secrets = knownSecrets({
     env,
     latheHome: inputs.latheHome,
-    ...(args.apiKey ? { apiKey: args.apiKey } : {}),
+    apiKey: args.apiKey,
   });
   const persistence = await openPersistence({
     latheHome: inputs.latheHome,
     projectRoot: projectRoot.path,
     secrets,
-    ...(settings.checkpoints ? { checkpoints: settings.checkpoints } : {}),
-    ...(settings.telemetry ? { telemetry: settings.telemetry } : {}),
-    ...(settings.logLevel ? { logLevel: settings.logLevel } : {}),
+    checkpoints: settings.checkpoints,
+    telemetry: settings.telemetry,
+    logLevel: settings.logLevel,
   });
   if (!persistence.ok) return { ok: false, kind: "storage", error: persistence.error };
   const { store, checkpoints } = persistence.value;
@@ -135,7 +135,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     projectTrusted: trusted,
     settings,
     env,
-    ...(inputs.warn ? { warn: inputs.warn } : {}),
+    warn: inputs.warn,
   });
   const registry = tools.registry;
   const summarizer = settings.fastModel ? fastModelClient(settings.fastModel, inputs) : undefined;
@@ -147,34 +147,30 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
   });
   const session = new AgentSession({
     memories,
-    ...(inputs.askUser ? { askUser: inputs.askUser } : {}),
+    askUser: inputs.askUser,
     modelFor: (id) => {
       const client = clientFor(id, inputs);
       return client.ok ? client.client : undefined;
     },
     context: {
       ...contextSettings,
-      ...(settings.rules ? { userRules: settings.rules } : {}),
-      ...(summarizer ? { summarizer } : {}),
-      ...(indexCode ? { codeIndex: codeIndexFor(store, projectRoot.path, inputs) } : {}),
+      userRules: settings.rules,
+      summarizer,
+      codeIndex: indexCode ? codeIndexFor(store, projectRoot.path, inputs) : undefined,
     },
     store,
-    ...(checkpoints ? { checkpoints } : {}),
-    ...(resumed.session
-      ? {
-          sessionId: resumed.session.id,
-          history: store.messages(resumed.session.id),
-          priorUsage: resumed.session.usage,
-        }
-      : {}),
+    checkpoints,
+    sessionId: resumed.session?.id,
+    history: resumed.session && store.messages(resumed.session.id),
+    priorUsage: resumed.session?.usage,
     hooks: hooks.hooks,
     rules: layers.rules,
     subagents: { projectAgents: trusted },
     secrets,
     redact: persistence.value.redact,
-    ...(settings.shell ? { passEnvironment: settings.shell.passEnvironment } : {}),
+    passEnvironment: settings.shell?.passEnvironment,
     sandbox: settings.sandbox ?? sessionDefaultSandbox,
-    ...(settings.approvalTimeoutSeconds ? { approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000 } : {}),
+    approvalTimeoutMs: settings.approvalTimeoutSeconds ? settings.approvalTimeoutSeconds * 1000 : undefined,
     projectRoot: projectRoot.path,
     latheHome: inputs.latheHome,
     model: client.client,
@@ -195,7 +191,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     modelId,
     toolNames: registry.list().map((t) => t.name),
     persistence: persistence.value,
-    ...(persistence.value.checkpointsOff ? { checkpointsOff: persistence.value.checkpointsOff } : {}),
+    checkpointsOff: persistence.value.checkpointsOff,
     async close() {
       await session.dispose();
       await tools.close();

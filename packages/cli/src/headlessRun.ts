@@ -63,7 +63,7 @@ export async function runHeadless(inputs: HeadlessInputs): Promise<number> {
             session_usage: session.usage,
             session_id: session.id,
             duration_ms: durationMs,
-            ...(result.error ? { error: result.error } : {}),
+            error: result.error,
           },
           session.redact,
         ),

@@ -70,7 +70,8 @@ async function main(argv: string[]): Promise<number> {
     env,
     latheHome,
     requestApproval: chat?.requestApproval,
-    ...(chat ? { askUser: chat.askUser, confirmTrust: chat.confirmTrust } : {}),
+    askUser: chat?.askUser,
+    confirmTrust: chat?.confirmTrust,
     warn: (message) => stderr(`lathe: ${message}\n`),
   });
   if (!engine.ok) {

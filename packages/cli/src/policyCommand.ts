@@ -142,7 +142,7 @@ function rulesCommand(context: CommandContext): number {
       rule: rule.text,
       behavior: rule.behavior,
       source: rule.source,
-      ...(rule.file === undefined ? {} : { file: rule.file }),
+      file: rule.file,
     }));
     io.stdout(`${JSON.stringify({ rules: listed, errors, warnings, files })}\n`);
   } else {

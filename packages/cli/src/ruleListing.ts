@@ -19,7 +19,7 @@ export async function listRules(latheHome: string, projectRoot: string): Promise
       name: rule.name,
       path: rule.source,
       activation: rule.kind,
-      ...(rule.description ? { description: rule.description } : {}),
+      description: rule.description || undefined,
     }),
   );
   const own = userRules.filter((rule) => rule.trim() !== "");

@@ -41,11 +41,12 @@ export async function runServeCommand(io: CommandIo): Promise<number> {
   const services = serveServices({ latheHome, env: io.env, version: cliVersion, cwd: args.projectRoot });
   const staticDir = webUiDirectory();
   const server = await startServer({
-    ...(args.values.host ? { host: args.values.host } : {}),
+    // An empty --host is no host: the server keeps to 127.0.0.1.
+    host: args.values.host || undefined,
     port,
     factory: serveSessionFactory(io, latheHome),
     services,
-    ...(staticDir ? { staticDir } : {}),
+    staticDir,
   });
   io.stdout(`Lathe is serving at ${server.url}\n`);
   if (args.values.host && !["127.0.0.1", "localhost", "::1"].includes(args.values.host)) {

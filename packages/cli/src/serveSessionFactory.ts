@@ -33,7 +33,7 @@ export function serveSessionFactory(io: CommandIo, latheHome: string): SessionFa
       });
       if (!engine.ok) return { ok: false, error: engine.error };
       const mode = parsed.args.mode ?? settings.mode;
-      return { ok: true, session: engine.session, close: engine.close, ...(mode ? { mode } : {}) };
+      return { ok: true, session: engine.session, close: engine.close, mode };
     },
   };
 }

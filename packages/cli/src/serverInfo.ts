@@ -37,7 +37,7 @@ export function serveInfo(inputs: ServeInfoInputs): ServiceResult<ServerInfo> {
     version: inputs.version,
     defaultProjectRoot: inputs.defaultProjectRoot,
     models,
-    ...(defaultModel ? { defaultModel } : {}),
+    defaultModel: defaultModel || undefined,
     defaultMode: settings.mode ?? "agent",
     defaultApprovalMode: settings.approvalMode ?? engineApprovalMode,
   });

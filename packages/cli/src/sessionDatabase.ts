@@ -11,7 +11,7 @@ export function openSessionStore(
   env: Record<string, string | undefined>,
   apiKey?: string,
 ): StoreOutcome<SessionStore> {
-  const redact = secretRedactor(knownSecrets({ env, latheHome, ...(apiKey ? { apiKey } : {}) }));
+  const redact = secretRedactor(knownSecrets({ env, latheHome, apiKey }));
   return SessionStore.open(join(latheHome, "lathe.db"), { redact });
 }
 

@@ -87,12 +87,13 @@ function sessionCheckpoint(
 function storedSummary(info: SessionInfo): StoredSessionSummary {
   return {
     id: info.id,
-    ...(info.title ? { title: info.title } : {}),
+    // An untitled session is sent without a title.
+    title: info.title || undefined,
     projectRoot: info.projectRoot,
     createdAt: info.createdAt,
     updatedAt: info.updatedAt,
     messageCount: info.messageCount,
-    ...(info.parentSessionId ? { parentId: info.parentSessionId } : {}),
+    parentId: info.parentSessionId,
   };
 }
 
@@ -100,8 +101,8 @@ function checkpointSummary(record: CheckpointRecord): CheckpointSummary {
   return {
     id: record.id,
     reason: record.reason,
-    ...(record.messageId ? { messageId: record.messageId } : {}),
-    ...(record.callId ? { callId: record.callId } : {}),
+    messageId: record.messageId,
+    callId: record.callId,
     commit: record.commit,
     createdAt: record.createdAt,
   };

@@ -1,16 +1,18 @@
 import {
   BrowserSessions,
-  browserUseTool,
   builtinTools,
+  createBrowserUseTool,
+  createGenerateImageTool,
   createMcpHub,
-  generateImageTool,
+  createWebFetchTool,
+  createWebSearchTool,
+  imageGenerationSettingsFrom,
   loadMcpConfig,
   ToolRegistry,
-  webFetchTool,
-  webSearchTool,
+  webFetchSettingsFrom,
+  webSearchSettingsFrom,
 } from "@lathe/core";
 import type { UserSettings } from "./userSettings.js";
-import { imageGenerationSettings, webFetchSettings, webSearchSettings } from "./webToolSettings.js";
 
 export interface SessionTools {
   registry: ToolRegistry;
@@ -40,10 +42,10 @@ export async function sessionTools(inputs: {
   const { settings, env } = inputs;
   const registry = new ToolRegistry([
     ...builtinTools(),
-    webSearchTool(() => webSearchSettings(settings.webSearch, env)),
-    webFetchTool(() => webFetchSettings(settings.webFetch)),
-    browserUseTool(() => settings.browser ?? {}, browsers),
-    generateImageTool(() => imageGenerationSettings(settings.imageGeneration, env)),
+    createWebSearchTool(() => webSearchSettingsFrom(settings.webSearch, env)),
+    createWebFetchTool(() => webFetchSettingsFrom(settings.webFetch)),
+    createBrowserUseTool(() => settings.browser ?? {}, browsers),
+    createGenerateImageTool(() => imageGenerationSettingsFrom(settings.imageGeneration, env)),
   ]);
   const mcp = loadMcpConfig({
     projectRoot: inputs.projectRoot,

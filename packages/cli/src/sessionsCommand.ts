@@ -121,8 +121,8 @@ function list({ io, store, values, projectRoot }: Context): number {
     return exitCodes.usage;
   }
   const sessions = store.listSessions({
-    ...(values.all ? {} : { projectRoot }),
-    ...(limit ? { limit } : {}),
+    projectRoot: values.all ? undefined : projectRoot,
+    limit,
   });
   if (values.json) {
     io.stdout(`${JSON.stringify(sessions)}\n`);

@@ -1,5 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { atomicWriteFile } from "@lathe/core";
+import { atomicWriteFile, readSettingsFile as readSettingsJson } from "@lathe/core";
 import { type ServiceResult, served, serviceError } from "@lathe/server";
 import { keepStoredSecrets } from "./settingsSecrets.js";
 import { settingsPath, settingsProblems, userSettingsSchema } from "./userSettings.js";
@@ -11,25 +10,13 @@ export type StoredSettings = Record<string, unknown>;
  * made invalid by hand can still be read here and mended through the API.
  */
 export async function readSettingsFile(latheHome: string): Promise<ServiceResult<StoredSettings>> {
-  const path = settingsPath(latheHome);
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return served({});
-    return serviceError("failed", "E_STORAGE", `Cannot read ${path}: ${String(error)}`);
+  const read = readSettingsJson(settingsPath(latheHome));
+  if (!read.ok) {
+    return read.problem === "unreadable"
+      ? serviceError("failed", "E_STORAGE", read.message)
+      : serviceError("failed", "E_INVALID_ARGS", read.message);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return serviceError("failed", "E_INVALID_ARGS", `${path} is not valid JSON: ${reason}`);
-  }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    return serviceError("failed", "E_INVALID_ARGS", `${path} must hold a JSON object.`);
-  }
-  return served(json as StoredSettings);
+  return served(read.exists ? read.settings : {});
 }
 
 /**

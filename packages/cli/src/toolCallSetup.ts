@@ -72,13 +72,13 @@ export async function setUpToolCall(inputs: ToolCallSetupInputs): Promise<ToolCa
     latheHome,
     rules: layers.rules,
     secrets: knownSecrets({ env, latheHome }),
-    ...(sandbox?.detection.available ? { sandbox: { networkAlwaysOn: sandbox.settings.network } } : {}),
+    sandbox: sandbox?.detection.available ? { networkAlwaysOn: sandbox.settings.network } : undefined,
   };
   return {
     registry: tools.registry,
     ruleErrors: layers.errors,
     policy,
-    ...(sandbox ? { sandbox } : {}),
+    sandbox,
     async close() {
       await tools.close();
       if (sandbox) await rm(sandbox.tempDir, { recursive: true, force: true });

@@ -199,7 +199,7 @@ async function validateAndRun(
     fileReads: new FileReadLedger({ enforce: false }),
     terminals,
     outputLimits: defaultOutputLimits,
-    ...(setup.sandbox ? { sandbox: setup.sandbox } : {}),
+    sandbox: setup.sandbox,
   };
   try {
     return await runTool(tool, args, context);

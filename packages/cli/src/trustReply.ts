@@ -7,11 +7,11 @@ export function trustReply(trust: WorkspaceTrust): TrustReply {
     projectRoot: trust.projectRoot,
     status: trust.status,
     trusted: projectTrusted(trust),
-    ...(trust.trustedBy ? { trustedBy: trust.trustedBy } : {}),
+    trustedBy: trust.trustedBy,
     fingerprint: trust.fingerprint,
     files: describeGatedFiles(trust.projectRoot, trust.files),
     changes: trust.changes,
-    ...(trust.recordError ? { recordError: trust.recordError.message } : {}),
+    recordError: trust.recordError?.message,
   };
 }
 

@@ -1,13 +1,14 @@
-import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { approvalModeSchema } from "@lathe/core";
-import { modeSchema } from "@lathe/protocol";
-import { z } from "zod";
 import {
+  approvalModeSchema,
+  browserSettingsSchema,
   imageGenerationSettingsSchema,
+  readSettingsFile,
   webFetchSettingsSchema,
   webSearchSettingsSchema,
-} from "./webToolSettings.js";
+} from "@lathe/core";
+import { modeSchema } from "@lathe/protocol";
+import { z } from "zod";
 
 /** `$LATHE_HOME/settings.json`: defaults that command-line flags override. */
 export const userSettingsSchema = z
@@ -39,19 +40,7 @@ export const userSettingsSchema = z
     /** generate_image: an OpenAI-compatible images endpoint or a Stable Diffusion WebUI. */
     imageGeneration: imageGenerationSettingsSchema.optional(),
     /** browser_use: which Chromium, whether localhost may be opened, timeouts. */
-    browser: z
-      .object({
-        executablePath: z.string().optional(),
-        allowLocalhost: z.boolean().optional(),
-        actionTimeoutMs: z.number().int().positive().optional(),
-        launchTimeoutMs: z.number().int().positive().optional(),
-        maxTextChars: z.number().int().positive().optional(),
-        inlineScreenshotMaxBytes: z.number().int().positive().optional(),
-        viewport: z
-          .object({ width: z.number().int().positive(), height: z.number().int().positive() })
-          .optional(),
-      })
-      .optional(),
+    browser: browserSettingsSchema.optional(),
     /** The user's own rules, sent with every request of every project (SPEC §6). */
     rules: z.array(z.string()).optional(),
     /** Context engine: a smaller window than the catalog's, compaction and loop thresholds. */
@@ -138,22 +127,10 @@ export function settingsProblems(error: z.ZodError): string[] {
 
 export function loadUserSettings(latheHome: string): LoadedSettings {
   const path = settingsPath(latheHome);
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return { ok: true, settings: {} };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return {
-      ok: false,
-      message: `${path} is not valid JSON: ${error instanceof Error ? error.message : error}`,
-    };
-  }
-  const parsed = userSettingsSchema.safeParse(json);
+  const read = readSettingsFile(path);
+  if (!read.ok) return { ok: false, message: read.message };
+  if (!read.exists) return { ok: true, settings: {} };
+  const parsed = userSettingsSchema.safeParse(read.settings);
   if (!parsed.success) {
     return {
       ok: false,

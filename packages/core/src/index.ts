@@ -48,6 +48,7 @@ export type {
   RuleSource,
 } from "./policy/policyTypes.js";
 export * from "./policy/rules/index.js";
+export { readSettingsFile, type SettingsRead } from "./policy/rules/settingsFiles.js";
 export { detectSandbox } from "./policy/sandbox/detectSandbox.js";
 export type {
   SandboxContext,
@@ -58,14 +59,11 @@ export type {
 export { isSensitivePath, type SensitivePathOptions, sensitivePathMatch } from "./policy/sensitivePaths.js";
 export { redactDeep, redactedMarker, secretRedactor } from "./secrets/index.js";
 export * from "./store/index.js";
-export { BrowserSessions } from "./tools/builtin/browserUse/browserSessions.js";
-export { type BrowserSettings, browserDefaults } from "./tools/builtin/browserUse/browserSettings.js";
-export { browserUseTool } from "./tools/builtin/browserUse/browserUse.js";
-export { generateImageTool } from "./tools/builtin/generateImage/generateImage.js";
-export type { ImageGenerationSettings } from "./tools/builtin/generateImage/imageSettings.js";
+export { BrowserSessions, createBrowserUseTool } from "./tools/builtin/browserUse/browserUse.js";
+export { createGenerateImageTool } from "./tools/builtin/generateImage/generateImage.js";
 export { builtinTools } from "./tools/builtin/index.js";
-export { webFetchTool } from "./tools/builtin/webFetch/webFetch.js";
-export { webSearchTool } from "./tools/builtin/webSearch/webSearch.js";
+export { createWebFetchTool } from "./tools/builtin/webFetch/webFetch.js";
+export { createWebSearchTool } from "./tools/builtin/webSearch/webSearch.js";
 export { FileReadLedger } from "./tools/fileReadLedger.js";
 export { ProjectIgnore } from "./tools/projectIgnore/projectIgnore.js";
 export {
@@ -76,16 +74,15 @@ export {
   type TerminalStatus,
 } from "./tools/terminals/backgroundTerminals.js";
 export * from "./tools/tool.js";
+export type { ApprovalAnswer, ApprovalRequest, ApprovalScope } from "./tools/toolApproval.js";
 export { runTool } from "./tools/toolInvocation.js";
 export { ToolRegistry } from "./tools/toolRegistry.js";
 export {
-  type ApprovalAnswer,
-  type ApprovalRequest,
-  type ApprovalScope,
+  type BatchRun,
   formatError,
   type PendingCall,
   runToolBatch,
-  type SchedulerDeps,
+  type SchedulerServices,
 } from "./tools/toolScheduler.js";
 export type {
   CodeSearchHit,
@@ -94,7 +91,28 @@ export type {
   SubagentLauncher,
   UserQuestions,
 } from "./tools/toolServices.js";
-export type { WebFetchSettings } from "./tools/web/webFetchSettings.js";
-export type { WebSearchSettings } from "./tools/web/webSearchSettings.js";
+export {
+  type BrowserSettings,
+  browserDefaults,
+  browserSettingsSchema,
+} from "./tools/web/browserSettings.js";
+export {
+  type ImageGenerationSettings,
+  type ImageGenerationUserSettings,
+  imageGenerationSettingsFrom,
+  imageGenerationSettingsSchema,
+} from "./tools/web/imageSettings.js";
+export {
+  type WebFetchSettings,
+  type WebFetchUserSettings,
+  webFetchSettingsFrom,
+  webFetchSettingsSchema,
+} from "./tools/web/webFetchSettings.js";
+export {
+  type WebSearchSettings,
+  type WebSearchUserSettings,
+  webSearchSettingsFrom,
+  webSearchSettingsSchema,
+} from "./tools/web/webSearchSettings.js";
 export * from "./trace/index.js";
 export * from "./trust/index.js";

@@ -60,7 +60,7 @@ async function restore(
   }
   const restored: CheckpointRestoreReply = {
     ...outcome.value.value,
-    ...(outcome.reopened ? { streamId: outcome.reopened.streamId } : {}),
+    streamId: outcome.reopened?.streamId,
   };
   return reply(200, restored);
 }

@@ -74,7 +74,7 @@ export class PendingInput {
       callId: context.callId,
       questions: questions.map((item) => ({
         question: item.question,
-        ...(item.options ? { options: [...item.options] } : {}),
+        options: item.options ? [...item.options] : undefined,
       })),
       askedAt: Date.now(),
     };

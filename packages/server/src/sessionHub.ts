@@ -67,7 +67,7 @@ export class SessionHub {
       close: created.close,
       projectRoot: request.projectRoot,
       mode: created.mode ?? request.mode ?? "agent",
-      ...(request.model !== undefined ? { model: request.model } : {}),
+      model: request.model,
       pending,
       maxBufferedEvents: this.maxBufferedEvents,
     });

@@ -54,7 +54,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     hub,
     projectPaths: new ProjectPathCache(),
     projects: new ServedProjects(hub, options.services),
-    ...(options.services ? { services: options.services } : {}),
+    services: options.services,
   };
   const server = createServer((request, response) => {
     handle(request, response, context, rules, options.staticDir).catch((error: unknown) => {

@@ -85,7 +85,7 @@ export async function startScriptedSession(
     apiKey: "scripted-test-key",
     env: {},
     latheHome,
-    ...(options.retry ? { retry: options.retry } : {}),
+    retry: options.retry,
   });
   if (!client.ok) {
     await server.close();
@@ -110,24 +110,24 @@ export async function startScriptedSession(
     : undefined;
   const context = {
     ...options.context,
-    ...(summarizerServer ? { summarizer: clientOf(summarizerServer, modelId) } : {}),
+    summarizer: summarizerServer ? clientOf(summarizerServer, modelId) : options.context?.summarizer,
   };
   const session = new AgentSession({
     context,
-    ...(options.subagents ? { subagents: options.subagents } : {}),
-    ...(agentModelServer ? { modelFor: (id: string) => clientOf(agentModelServer, id) } : {}),
+    subagents: options.subagents,
+    modelFor: agentModelServer ? (id: string) => clientOf(agentModelServer, id) : undefined,
     projectRoot,
     latheHome,
     model: client.client,
     tools: new ToolRegistry(builtinTools()),
     approvalMode: options.approvalMode ?? "yolo",
-    ...(options.mode ? { mode: options.mode } : {}),
-    ...(options.hooks ? { hooks: options.hooks } : {}),
-    ...(options.rules ? { rules: options.rules } : {}),
-    ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
-    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
-    ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
-    ...(options.requestApproval ? { requestApproval: options.requestApproval } : {}),
+    mode: options.mode,
+    hooks: options.hooks,
+    rules: options.rules,
+    approvalTimeoutMs: options.approvalTimeoutMs,
+    sandbox: options.sandbox,
+    maxIterations: options.maxIterations,
+    requestApproval: options.requestApproval,
   });
   const events: LatheEvent[] = [];
   session.subscribe((event) => events.push(event));
@@ -139,8 +139,8 @@ export async function startScriptedSession(
   return {
     session,
     server,
-    ...(summarizerServer ? { summarizerServer } : {}),
-    ...(agentModelServer ? { agentModelServer } : {}),
+    summarizerServer,
+    agentModelServer,
     close,
     events,
     projectRoot,

@@ -51,7 +51,7 @@ export function App() {
       try {
         const live = await api.liveSessions();
         if (!live.some((session) => session.id === id)) {
-          await api.openSession({ projectRoot: root, resume: id, ...(model ? { model } : {}) });
+          await api.openSession({ projectRoot: root, resume: id, model });
         }
         show(id, root);
         setRefresh((count) => count + 1);
@@ -98,7 +98,7 @@ export function App() {
   const newSession = async () => {
     if (!projectRoot) return;
     try {
-      const created = await api.openSession({ projectRoot, mode, ...(model ? { model } : {}) });
+      const created = await api.openSession({ projectRoot, mode, model });
       if (approvalMode !== info?.defaultApprovalMode) await api.setApprovalMode(created.id, approvalMode);
       show(created.id, projectRoot);
       setRefresh((count) => count + 1);
@@ -214,7 +214,7 @@ export function App() {
       <aside className="left-side">
         <SessionList
           projectRoot={projectRoot}
-          {...(sessionId ? { activeId: sessionId } : {})}
+          activeId={sessionId}
           refreshKey={panelRefresh}
           onOpen={(id) => void openSession(id, projectRoot)}
           onNew={() => void newSession()}
@@ -229,7 +229,7 @@ export function App() {
         <ChatView
           projectRoot={projectRoot}
           approvalMode={approvalMode}
-          {...(insertion ? { insertion } : {})}
+          insertion={insertion}
           onApprovalMode={changeApprovalMode}
           onCycleMode={cycleMode}
           onRestore={(item) => void restore(item)}
@@ -264,7 +264,7 @@ export function App() {
         {tab === "settings" && (
           <SettingsPanel
             projectRoot={projectRoot}
-            {...(sessionId ? { sessionId } : {})}
+            sessionId={sessionId}
             approvalMode={approvalMode}
             onApprovalMode={changeApprovalMode}
           />

@@ -9,9 +9,8 @@ export interface SessionAddress {
 
 export function readAddress(hash: string): SessionAddress {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
-  const sessionId = params.get("session") ?? undefined;
-  const projectRoot = params.get("project") ?? undefined;
-  return { ...(sessionId ? { sessionId } : {}), ...(projectRoot ? { projectRoot } : {}) };
+  // An empty parameter names nothing, like an absent one.
+  return { sessionId: params.get("session") || undefined, projectRoot: params.get("project") || undefined };
 }
 
 export function writeAddress(address: SessionAddress): string {

@@ -76,8 +76,8 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
           session_id: sessionId,
           checkpoint_id: event.checkpointId,
           reason: event.reason,
-          ...(event.messageId ? { message_id: event.messageId } : {}),
-          ...(event.callId ? { call_id: event.callId } : {}),
+          message_id: event.messageId,
+          call_id: event.callId,
         });
         break;
       case "todos":
@@ -109,7 +109,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
           session_id: sessionId,
           level: event.level,
           message: event.message,
-          ...(event.code ? { code: event.code } : {}),
+          code: event.code,
         });
         break;
       case "tool_call_ready":
@@ -150,7 +150,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
           tool: event.name,
           risk: event.risk,
           reason: event.reason,
-          ...(event.alwaysRules ? { always_rules: event.alwaysRules } : {}),
+          always_rules: event.alwaysRules,
         });
         break;
     }
@@ -173,7 +173,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
           reasoning_tokens: result.usage.reasoningTokens,
         },
         total_cost_usd: result.usage.costUsd,
-        ...(result.error ? { error: result.error } : {}),
+        error: result.error,
       });
     },
   };

@@ -70,7 +70,7 @@ export class ShadowGit {
       repository: { gitDir: this.gitDir, workTree: this.workTree },
       settings: this.settings,
       env: { ...identity, ...options.env },
-      ...(options.input === undefined ? {} : { input: options.input }),
+      input: options.input,
     });
     if (!result.ok) return result;
     const { exitCode, signal, stdout, stderr } = result.value;

@@ -95,7 +95,7 @@ export class CodeIndex implements CodeSearchIndex {
       symbols: this.store.symbols(),
       references: this.store.references(),
       maxTokens: options.maxTokens,
-      ...(focusPaths === undefined ? {} : { focusPaths }),
+      focusPaths,
     });
   }
 

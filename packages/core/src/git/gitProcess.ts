@@ -83,7 +83,7 @@ export function runGitProcess(
         cut,
         timedOut,
         aborted,
-        ...(startError === undefined ? {} : { startError }),
+        startError,
       });
     });
     child.stdin.end(options.input ?? "");

@@ -28,7 +28,7 @@ export function createEmbedder(
   const key = resolveApiKey(id.provider, {
     env: settings.env,
     latheHome: settings.latheHome,
-    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+    apiKey: settings.apiKey,
   });
   if (!key.ok) return key;
   if (!offersEmbeddings(id.provider)) {
@@ -44,8 +44,9 @@ export function createEmbedder(
     ok: true,
     embed: async (texts) => {
       const model = await createEmbeddingModel(id, {
-        ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
-        ...(key.apiKey ? { apiKey: key.apiKey } : {}),
+        // An empty address is none: the provider's own serves.
+        baseUrl: settings.baseUrl || undefined,
+        apiKey: key.apiKey,
       });
       const batch = (await model.maxEmbeddingsPerCall) ?? defaultBatch;
       const vectors: number[][] = [];

@@ -220,11 +220,11 @@ export class SessionStore {
       model: String(row.model),
       status: String(row.status),
       iterations: Number(row.iterations),
-      ...(row.error_code ? { errorCode: String(row.error_code) } : {}),
-      ...(row.error_message ? { errorMessage: String(row.error_message) } : {}),
+      errorCode: row.error_code ? String(row.error_code) : undefined,
+      errorMessage: row.error_message ? String(row.error_message) : undefined,
       startedAt: Number(row.started_at),
-      ...(row.ended_at !== null ? { endedAt: Number(row.ended_at) } : {}),
-      ...(row.duration_ms !== null ? { durationMs: Number(row.duration_ms) } : {}),
+      endedAt: row.ended_at === null ? undefined : Number(row.ended_at),
+      durationMs: row.duration_ms === null ? undefined : Number(row.duration_ms),
       usage: usageFromRow(row),
     }));
   }
@@ -239,8 +239,8 @@ export class SessionStore {
       name: String(row.name),
       arguments: JSON.parse(String(row.arguments)),
       state: String(row.state),
-      ...(row.error_code ? { errorCode: String(row.error_code) } : {}),
-      ...(row.duration_ms !== null ? { durationMs: Number(row.duration_ms) } : {}),
+      errorCode: row.error_code ? String(row.error_code) : undefined,
+      durationMs: row.duration_ms === null ? undefined : Number(row.duration_ms),
       startedAt: Number(row.started_at),
     }));
   }
@@ -427,8 +427,8 @@ function sessionFromRow(row: SessionRow): SessionInfo {
     title: row.title,
     mode: row.mode,
     model: row.model,
-    ...(row.parent_session_id ? { parentSessionId: row.parent_session_id } : {}),
-    ...(row.forked_from_message_id ? { forkedFromMessageId: row.forked_from_message_id } : {}),
+    parentSessionId: row.parent_session_id ?? undefined,
+    forkedFromMessageId: row.forked_from_message_id ?? undefined,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     messageCount: Number(row.message_count),
@@ -440,8 +440,8 @@ function checkpointFromRow(row: Record<string, string | number | null>): Checkpo
   return {
     id: String(row.id),
     sessionId: String(row.session_id),
-    ...(row.message_id ? { messageId: String(row.message_id) } : {}),
-    ...(row.call_id ? { callId: String(row.call_id) } : {}),
+    messageId: row.message_id ? String(row.message_id) : undefined,
+    callId: row.call_id ? String(row.call_id) : undefined,
     reason: String(row.reason) as CheckpointReason,
     commit: String(row.commit_sha),
     createdAt: Number(row.created_at),

@@ -2,8 +2,6 @@ import {
   type EventDraft,
   errorInfo,
   type LatheErrorInfo,
-  newId,
-  type Risk,
   type RunState,
   type ToolCallState,
   type ToolResultPart,
@@ -16,6 +14,12 @@ import { decidePolicy } from "../policy/policyEngine.js";
 import type { PermissionRule, PolicyDecision } from "../policy/policyTypes.js";
 import { liveOutputRedactor } from "./liveOutputRedaction.js";
 import { type AnyTool, readOnlyKinds, type ToolContext, type ToolResult } from "./tool.js";
+import {
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type ApprovalScope,
+  askApproval,
+} from "./toolApproval.js";
 import { runTool } from "./toolInvocation.js";
 import { redactorOf } from "./toolRedaction.js";
 import type { ToolRegistry } from "./toolRegistry.js";
@@ -28,29 +32,9 @@ export interface PendingCall {
   rawArguments: string;
 }
 
-export interface ApprovalRequest {
-  approvalId: string;
-  callId: string;
-  name: string;
-  arguments: unknown;
-  risk: Risk;
-  reason: string;
-  /** The exact rules an "always" answer saves, for the user to see first; absent: "always" saves nothing. */
-  alwaysRules?: string[];
-}
-
-/** Where an "always allow" answer is remembered. */
-export type ApprovalScope = "session" | "project-local" | "user";
-
-export type ApprovalAnswer =
-  | { decision: "accept"; always?: ApprovalScope }
-  | { decision: "reject"; message?: string };
-
-export interface SchedulerDeps {
+/** What the scheduler needs of the session: built once, the same for every batch. */
+export interface SchedulerServices {
   registry: ToolRegistry;
-  /** Names the current mode offers; a call to anything else is treated as unknown. */
-  offered: ReadonlySet<string>;
-  approvalMode: ApprovalMode;
   /** Every key the process knows (`knownSecrets`): the policy refuses calls that would send one away. */
   secrets?: readonly string[];
   /** The permission rules in force now; read again before each approval, since "always" adds rules. */
@@ -62,11 +46,8 @@ export interface SchedulerDeps {
   grantAlways(rules: readonly string[], scope: ApprovalScope): Promise<void>;
   /** An unanswered approval counts as rejected after this long (SPEC §5: 5 minutes). */
   approvalTimeoutMs: number;
-  /** Everything of the tool context that does not depend on the call. */
-  context: Omit<ToolContext, "callId" | "signal" | "emitOutput">;
-  emit(draft: EventDraft): void;
-  setState(state: RunState): void;
-  signal: AbortSignal;
+  /** Everything of the tool context that depends neither on the call nor on the run. */
+  context: Omit<ToolContext, "callId" | "signal" | "emitOutput" | "emitEvent">;
   /**
    * Invalid calls in a row per tool name, kept by the session across batches: after
    * `maxInvalidInARow` the model is told to stop using that tool.
@@ -82,14 +63,30 @@ export interface SchedulerDeps {
     grantNetwork(callId: string): void;
     grantUnsandboxed(callId: string): void;
   };
+  /** Runs the user's hooks for an event (SPEC §3); absent when none are configured. */
+  runHook?<E extends HookEvent>(
+    event: E,
+    input: HookEventInput<E>,
+    signal: AbortSignal,
+  ): Promise<HookOutcome>;
+}
+
+/** What a batch takes from the run it belongs to. */
+export interface BatchRun {
+  /** Names the current mode offers; a call to anything else is treated as unknown. */
+  offered: ReadonlySet<string>;
+  approvalMode: ApprovalMode;
+  emit(draft: EventDraft): void;
+  setState(state: RunState): void;
+  signal: AbortSignal;
   /**
    * Snapshots the project before a call that may change it (SPEC §7: shell commands included),
    * so the change can be undone; absent when checkpoints are off.
    */
   checkpoint?(call: PendingCall): Promise<void>;
-  /** Runs the user's hooks for an event (SPEC §3); absent when none are configured. */
-  runHook?<E extends HookEvent>(event: E, input: HookEventInput<E>): Promise<HookOutcome>;
 }
+
+type SchedulerDeps = SchedulerServices & BatchRun;
 
 /** Bad calls of one tool in a row before the model is told to stop using it (SPEC §4). */
 export const maxInvalidInARow = 3;
@@ -109,8 +106,10 @@ type Prepared =
  */
 export async function runToolBatch(
   calls: readonly PendingCall[],
-  deps: SchedulerDeps,
+  services: SchedulerServices,
+  run: BatchRun,
 ): Promise<ToolResultPart[]> {
+  const deps: SchedulerDeps = { ...services, ...run };
   const prepared: Prepared[] = [];
   for (const call of calls) prepared.push(await prepare(call, deps));
   for (const item of prepared) {
@@ -153,11 +152,11 @@ async function prepare(call: PendingCall, deps: SchedulerDeps): Promise<Prepared
     return { call, kind: "invalid", error: withStreakWarning(call.name, validated.error, deps) };
   deps.invalidStreaks.delete(call.name);
   const { tool, args } = validated;
-  const hook = await deps.runHook?.("PreToolUse", {
-    toolName: call.name,
-    toolInput: args,
-    toolUseId: call.callId,
-  });
+  const hook = await deps.runHook?.(
+    "PreToolUse",
+    { toolName: call.name, toolInput: args, toolUseId: call.callId },
+    deps.signal,
+  );
   const hookDenial =
     hook?.blocked?.reason ?? (hook?.permissionDecision === "deny" ? hook.permissionReason : undefined);
   if (hook?.blocked || hook?.permissionDecision === "deny") {
@@ -252,20 +251,18 @@ async function approve(
     setCallState(call, "scheduled", deps);
     return undefined;
   }
-  deps.setState("awaiting_approval");
-  setCallState(call, "awaiting_approval", deps);
-  const request: ApprovalRequest = {
-    approvalId: newId(),
-    callId: call.callId,
-    name: call.name,
-    arguments: item.args,
-    risk: current.risk,
-    reason: current.reason,
-  };
   const alwaysRules = deps.alwaysRules(item.tool, item.args);
-  if (alwaysRules !== undefined) request.alwaysRules = alwaysRules;
-  deps.emit({ type: "approval_required", ...request });
-  const answer = await waitForApproval(request, deps);
+  const { request, answer } = await askApproval(
+    {
+      callId: call.callId,
+      name: call.name,
+      arguments: item.args,
+      risk: current.risk,
+      reason: current.reason,
+      ...(alwaysRules !== undefined ? { alwaysRules } : {}),
+    },
+    deps,
+  );
   if (answer === "cancelled") return cancelledResult(call, deps);
   if (answer.decision === "reject") {
     const message = answer.message ?? "The user rejected this call.";
@@ -286,9 +283,7 @@ async function execute(
   call: PendingCall,
   deps: SchedulerDeps,
 ): Promise<ToolResultPart> {
-  if (deps.checkpoint && !readOnlyKinds.has(tool.kind)) await deps.checkpoint(call);
-  deps.setState("tool_executing");
-  setCallState(call, "executing", deps);
+  await enterExecution(tool, call, deps);
   deps.emit({ type: "tool_executing", callId: call.callId, name: call.name });
   const started = performance.now();
   const redact = redactorOf(deps.context);
@@ -299,6 +294,7 @@ async function execute(
   const invoke = async () => {
     const outcome = await runTool(tool, args, {
       ...deps.context,
+      emitEvent: deps.emit,
       callId: call.callId,
       signal: deps.signal,
       emitOutput: (stream, chunk) => live.push(stream, chunk),
@@ -338,24 +334,27 @@ async function retryOutside(
   deps: SchedulerDeps,
 ): Promise<boolean> {
   if (!deps.sandbox || deps.signal.aborted) return false;
-  deps.setState("awaiting_approval");
-  setCallState(call, "awaiting_approval", deps);
-  const request: ApprovalRequest = {
-    approvalId: newId(),
-    callId: call.callId,
-    name: tool.name,
-    arguments: args,
-    risk: "high",
-    reason: "the sandbox blocked this command; run it again outside the sandbox?",
-  };
-  deps.emit({ type: "approval_required", ...request });
-  const answer = await waitForApproval(request, deps);
+  const { answer } = await askApproval(
+    {
+      callId: call.callId,
+      name: tool.name,
+      arguments: args,
+      risk: "high",
+      reason: "the sandbox blocked this command; run it again outside the sandbox?",
+    },
+    deps,
+  );
   const accepted = answer !== "cancelled" && answer.decision === "accept";
   if (accepted) deps.sandbox.grantUnsandboxed(call.callId);
+  await enterExecution(tool, call, deps);
+  return accepted;
+}
+
+/** A call about to run (again): the project is snapshotted first when the call may change it. */
+async function enterExecution(tool: AnyTool, call: PendingCall, deps: SchedulerDeps): Promise<void> {
   if (deps.checkpoint && !readOnlyKinds.has(tool.kind)) await deps.checkpoint(call);
   deps.setState("tool_executing");
   setCallState(call, "executing", deps);
-  return accepted;
 }
 
 /** PostToolUse / PostToolUseFailure hooks: what they add reaches the model with the result. */
@@ -369,60 +368,22 @@ async function withPostHooks(
 ): Promise<ToolResult> {
   if (!deps.runHook) return result;
   const outcome = result.ok
-    ? await deps.runHook("PostToolUse", {
-        toolName: tool.name,
-        toolInput: args,
-        toolResponse: result.output,
-        toolUseId: call.callId,
-      })
-    : await deps.runHook("PostToolUseFailure", {
-        toolName: tool.name,
-        toolInput: args,
-        error: result.error.message,
-        toolUseId: call.callId,
-      });
+    ? await deps.runHook(
+        "PostToolUse",
+        { toolName: tool.name, toolInput: args, toolResponse: result.output, toolUseId: call.callId },
+        deps.signal,
+      )
+    : await deps.runHook(
+        "PostToolUseFailure",
+        { toolName: tool.name, toolInput: args, error: result.error.message, toolUseId: call.callId },
+        deps.signal,
+      );
   const notes = [...outcome.additionalContext, ...(outcome.blocked ? [outcome.blocked.reason] : [])];
   if (notes.length === 0) return result;
   const addition = redact(`<hook-context>\n${notes.join("\n")}\n</hook-context>`);
   return result.ok
     ? { ...result, output: `${result.output}\n\n${addition}` }
     : { ...result, output: result.output ? `${result.output}\n\n${addition}` : addition };
-}
-
-async function waitForApproval(
-  request: ApprovalRequest,
-  deps: SchedulerDeps,
-): Promise<ApprovalAnswer | "cancelled"> {
-  if (deps.signal.aborted) return "cancelled";
-  const giveUp = new AbortController();
-  const cancelled = new Promise<"cancelled">((resolve) =>
-    deps.signal.addEventListener("abort", () => resolve("cancelled"), { once: true, signal: giveUp.signal }),
-  );
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<ApprovalAnswer>((resolve) => {
-    timer = setTimeout(
-      () =>
-        resolve({
-          decision: "reject",
-          message: `Nobody answered the approval request within ${
-            deps.approvalTimeoutMs < 1000
-              ? `${deps.approvalTimeoutMs} ms`
-              : `${Math.round(deps.approvalTimeoutMs / 1000)} s`
-          }, so it counts as rejected.`,
-        }),
-      deps.approvalTimeoutMs,
-    );
-  });
-  try {
-    return await Promise.race([
-      deps.requestApproval(request, AbortSignal.any([deps.signal, giveUp.signal])),
-      cancelled,
-      timedOut,
-    ]);
-  } finally {
-    clearTimeout(timer);
-    giveUp.abort();
-  }
 }
 
 function cancelledResult(call: PendingCall, deps: SchedulerDeps): ToolResultPart {

@@ -250,10 +250,10 @@ function stateOutcome(state: ToolCallState): Outcome {
 }
 
 function runOutcome(event: EventOf<"run_complete">): Outcome {
-  const message = event.error ? { message: event.error.message } : {};
   if (event.reason === "completed") return { status: "ok" };
+  const message = event.error?.message;
   // Cancelling is the user's choice, not a fault: recorded like a cancelled tool call.
   if (event.reason === "cancelled")
-    return { status: "ok", code: event.error?.code ?? "E_CANCELLED", ...message };
-  return { status: "error", ...(event.error ? { code: event.error.code } : {}), ...message };
+    return { status: "ok", code: event.error?.code ?? "E_CANCELLED", message };
+  return { status: "error", code: event.error?.code, message };
 }

@@ -76,6 +76,6 @@ export function otlpSpanProcessor(url: string, headers: Record<string, string> |
     "@opentelemetry/exporter-trace-otlp-http",
   ) as typeof import("@opentelemetry/exporter-trace-otlp-http");
   return new BatchSpanProcessor({
-    exporter: new OTLPTraceExporter({ url, ...(headers ? { headers } : {}) }),
+    exporter: new OTLPTraceExporter({ url, headers }),
   });
 }

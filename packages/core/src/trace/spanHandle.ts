@@ -79,7 +79,7 @@ export class SpanHandle {
       const message = outcome.message ?? outcome.code;
       this.span.setStatus({
         code: SpanStatusCode.ERROR,
-        ...(message !== undefined ? { message: this.redact(message) } : {}),
+        message: message === undefined ? undefined : this.redact(message),
       });
     }
   }

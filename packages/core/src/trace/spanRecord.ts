@@ -10,14 +10,14 @@ export function toSpanRecord(span: ReadableSpan, ids: { sessionId: string; runId
   return {
     traceId: span.spanContext().traceId,
     spanId: span.spanContext().spanId,
-    ...(parentSpanId !== undefined ? { parentSpanId } : {}),
+    parentSpanId,
     sessionId: ids.sessionId,
     runId: ids.runId,
     name: spanNameSchema.parse(span.name),
     startMs: epochMs(span.startTime),
     endMs: epochMs(span.endTime),
     status: span.status.code === SpanStatusCode.ERROR ? "error" : "ok",
-    ...(errorCode !== undefined ? { errorCode: String(errorCode) } : {}),
+    errorCode: errorCode === undefined ? undefined : String(errorCode),
     attributes,
   };
 }

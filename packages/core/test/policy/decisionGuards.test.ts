@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtinTools, decidePolicy, type PolicyInput, ToolRegistry, webFetchTool } from "@lathe/core";
+import { builtinTools, createWebFetchTool, decidePolicy, type PolicyInput, ToolRegistry } from "@lathe/core";
 import { fakeKeys } from "@lathe/testkit";
 import { describe, expect, it } from "vitest";
 import { urlCarriesSecret } from "../../src/policy/secretInUrl.js";
@@ -13,7 +13,7 @@ function project() {
   return { root, home };
 }
 
-const registry = new ToolRegistry([...builtinTools(), webFetchTool(() => ({}))]);
+const registry = new ToolRegistry([...builtinTools(), createWebFetchTool(() => ({}))]);
 
 async function decide(
   name: string,

@@ -3,10 +3,9 @@ import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { BrowserSessions } from "../../src/tools/builtin/browserUse/browserSessions.js";
-import type { BrowserSettings } from "../../src/tools/builtin/browserUse/browserSettings.js";
-import { browserUseTool } from "../../src/tools/builtin/browserUse/browserUse.js";
+import { BrowserSessions, createBrowserUseTool } from "../../src/tools/builtin/browserUse/browserUse.js";
 import type { ToolResult } from "../../src/tools/tool.js";
+import type { BrowserSettings } from "../../src/tools/web/browserSettings.js";
 import { startTestSite, type TestSite } from "./browserTestPage.js";
 import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 
@@ -21,7 +20,7 @@ let sessions: BrowserSessions;
 /** Every browser the sessions launched, to count launches and to crash one on purpose. */
 const launched: Browser[] = [];
 let settings: BrowserSettings;
-let tool: ReturnType<typeof browserUseTool>;
+let tool: ReturnType<typeof createBrowserUseTool>;
 
 beforeAll(async () => {
   // These tests drive the real browser; without it they must fail, not pass by skipping.
@@ -38,7 +37,7 @@ beforeAll(async () => {
     return browser;
   });
   resetSettings();
-  tool = browserUseTool(() => settings, sessions);
+  tool = createBrowserUseTool(() => settings, sessions);
 });
 
 afterAll(async () => {

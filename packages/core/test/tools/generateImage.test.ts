@@ -1,11 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { generateImageTool } from "../../src/tools/builtin/generateImage/generateImage.js";
-import type {
-  ImageGenerationSettings,
-  OpenAiImageSettings,
-} from "../../src/tools/builtin/generateImage/imageSettings.js";
+import { createGenerateImageTool } from "../../src/tools/builtin/generateImage/generateImage.js";
+import type { ImageGenerationSettings, OpenAiImageSettings } from "../../src/tools/web/imageSettings.js";
 import { closeLocalServers, type LocalServer, sendJson, startLocalServer } from "./localHttpServers.js";
 import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 
@@ -24,7 +21,7 @@ const pngBase64 =
 const pngBytes = Buffer.from(pngBase64, "base64");
 
 function generate(args: Record<string, unknown>, settings: ImageGenerationSettings | undefined) {
-  const tool = generateImageTool(() => settings);
+  const tool = createGenerateImageTool(() => settings);
   return tool.execute(tool.schema.parse(args), bed.context());
 }
 
@@ -232,7 +229,7 @@ describe("generate_image: where the file goes", () => {
   });
 
   it("is a medium-risk edit", () => {
-    const tool = generateImageTool(() => undefined);
+    const tool = createGenerateImageTool(() => undefined);
     expect(tool.kind).toBe("edit");
     expect(tool.risk({ prompt: "p", path: "x.png" }, { projectRoot: bed.projectRoot })).toBe("medium");
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { webFetchTool } from "../../src/tools/builtin/webFetch/webFetch.js";
+import { createWebFetchTool } from "../../src/tools/builtin/webFetch/webFetch.js";
 import { runTool } from "../../src/tools/toolInvocation.js";
 import type { WebFetchSettings } from "../../src/tools/web/webFetchSettings.js";
 import { closeLocalServers, sendJson, startLocalServer } from "./localHttpServers.js";
@@ -20,7 +20,7 @@ afterEach(async () => {
 const local: WebFetchSettings = { network: { allowLoopback: true } };
 
 function fetchPage(args: Record<string, unknown>, settings: WebFetchSettings = local) {
-  const tool = webFetchTool(() => settings);
+  const tool = createWebFetchTool(() => settings);
   return tool.execute(tool.schema.parse(args), bed.context());
 }
 
@@ -159,7 +159,7 @@ describe("web_fetch: limits", () => {
       response.writeHead(200, { "content-type": "text/plain" });
       response.end(lines.join("\n"));
     });
-    const tool = webFetchTool(() => ({ ...local, maxChars: 2000 }));
+    const tool = createWebFetchTool(() => ({ ...local, maxChars: 2000 }));
     const result = await runTool(
       tool,
       { url: `${server.origin}/changelog` },
@@ -184,7 +184,7 @@ describe("web_fetch: limits", () => {
       response.writeHead(200, { "content-type": "text/plain" });
       response.end("word ".repeat(40_000));
     });
-    const tool = webFetchTool(() => local);
+    const tool = createWebFetchTool(() => local);
     const limits = { maxLines: 2000, maxBytes: 8 * 1024 };
     const result = await runTool(
       tool,

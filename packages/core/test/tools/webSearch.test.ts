@@ -2,7 +2,7 @@ import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseDuckDuckGoHtml } from "../../src/tools/builtin/webSearch/providers/duckDuckGoHtml.js";
-import { webSearchTool } from "../../src/tools/builtin/webSearch/webSearch.js";
+import { createWebSearchTool } from "../../src/tools/builtin/webSearch/webSearch.js";
 import type { WebSearchSettings } from "../../src/tools/web/webSearchSettings.js";
 import { closeLocalServers, type LocalServer, sendJson, startLocalServer } from "./localHttpServers.js";
 import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
@@ -21,7 +21,7 @@ afterEach(async () => {
  * empty environment so keys on the machine running the tests play no part.
  */
 function search(args: Record<string, unknown>, settings: WebSearchSettings) {
-  const tool = webSearchTool(() => ({ network: { allowLoopback: true }, env: {}, ...settings }));
+  const tool = createWebSearchTool(() => ({ network: { allowLoopback: true }, env: {}, ...settings }));
   return tool.execute(tool.schema.parse(args), bed.context());
 }
 
@@ -127,7 +127,7 @@ describe("web_search: providers", () => {
         ],
       }),
     );
-    const tool = webSearchTool(() => ({
+    const tool = createWebSearchTool(() => ({
       providers: ["google"],
       google: { endpoint: `${google.origin}/customsearch/v1` },
       network: { allowLoopback: true },
@@ -306,7 +306,7 @@ describe("web_search: DuckDuckGo HTML", () => {
 
 describe("web_search: arguments", () => {
   it("accepts 1 to 400 characters and 1 to 10 results", () => {
-    const schema = webSearchTool(() => ({})).schema;
+    const schema = createWebSearchTool(() => ({})).schema;
     expect(schema.safeParse({ query: "" }).success).toBe(false);
     expect(schema.safeParse({ query: "   " }).success).toBe(false);
     expect(schema.safeParse({ query: "x".repeat(401) }).success).toBe(false);
@@ -315,7 +315,7 @@ describe("web_search: arguments", () => {
   });
 
   it("is a low-risk fetch tool", () => {
-    const tool = webSearchTool(() => ({}));
+    const tool = createWebSearchTool(() => ({}));
     expect(tool.kind).toBe("fetch");
     expect(tool.risk({ query: "x" }, { projectRoot: bed.projectRoot })).toBe("low");
   });

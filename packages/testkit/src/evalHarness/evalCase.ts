@@ -74,9 +74,9 @@ export function loadEvalCases(casesDir: string, only?: readonly string[]): EvalC
     cases.push({
       ...spec,
       dir,
-      ...(existsSync(fixtureDir) ? { fixtureDir } : {}),
+      fixtureDir: existsSync(fixtureDir) ? fixtureDir : undefined,
       scriptedTurns: script.turns,
-      ...(summarizer ? { summarizerTurns: summarizer.turns } : {}),
+      summarizerTurns: summarizer?.turns,
       verifyPath: join(dir, "verify.mjs"),
     });
   }

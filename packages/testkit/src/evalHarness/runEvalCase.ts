@@ -67,8 +67,8 @@ export async function runEvalCase(
     projectRoot,
     mode: evalCase.mode,
     approvalMode: evalCase.approvalMode,
-    ...(evalCase.maxIterations ? { maxIterations: evalCase.maxIterations } : {}),
-    ...(evalCase.contextWindow ? { context: { window: evalCase.contextWindow } } : {}),
+    maxIterations: evalCase.maxIterations,
+    context: evalCase.contextWindow ? { window: evalCase.contextWindow } : undefined,
     requestApproval: async (): Promise<ApprovalAnswer> =>
       answers.shift() === "accept"
         ? { decision: "accept" }
@@ -79,7 +79,7 @@ export async function runEvalCase(
       ? scriptedCaseSession(
           await startScriptedSession(evalCase.scriptedTurns, {
             ...options,
-            ...(evalCase.summarizerTurns ? { summarizerTurns: evalCase.summarizerTurns } : {}),
+            summarizerTurns: evalCase.summarizerTurns,
           }),
         )
       : realModelSession(model.client, options);
@@ -109,7 +109,7 @@ export async function runEvalCase(
       exists: (path) => existsSync(join(projectRoot, path)),
       requests: scripted.requests(),
       requestTokens,
-      ...(evalCase.contextWindow ? { contextWindow: evalCase.contextWindow } : {}),
+      contextWindow: evalCase.contextWindow,
     });
     const pass = failures.length === 0;
     return {
@@ -211,7 +211,7 @@ function collectToolCalls(messages: readonly Message[]): CaseToolCall[] {
         arguments: part.arguments,
         status: result.status,
         output: result.output,
-        ...(result.error ? { errorCode: result.error.code } : {}),
+        errorCode: result.error?.code,
       },
     ];
   });

@@ -22,7 +22,7 @@ function thoughtSignature(reply: ScriptedReply): string {
 function functionCallParts(reply: ScriptedReply): Part[] {
   return reply.toolCalls.map((call, position) => ({
     functionCall: { name: call.name, args: call.argumentsObject },
-    ...(position === 0 && reply.reasoning.length > 0 ? { thoughtSignature: thoughtSignature(reply) } : {}),
+    thoughtSignature: position === 0 && reply.reasoning.length > 0 ? thoughtSignature(reply) : undefined,
   }));
 }
 
@@ -37,9 +37,9 @@ function usageMetadata(reply: ScriptedReply) {
 function response(reply: ScriptedReply, parts: Part[], finished: boolean): Record<string, unknown> {
   return {
     candidates: [
-      { content: { parts, role: "model" }, ...(finished ? { finishReason: "STOP" } : {}), index: 0 },
+      { content: { parts, role: "model" }, finishReason: finished ? "STOP" : undefined, index: 0 },
     ],
-    ...(finished ? { usageMetadata: usageMetadata(reply) } : {}),
+    usageMetadata: finished ? usageMetadata(reply) : undefined,
     modelVersion: reply.model,
     responseId: responseId(reply),
   };

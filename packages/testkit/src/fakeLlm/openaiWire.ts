@@ -30,7 +30,7 @@ function toolCallStart(reply: ScriptedReply, call: ScriptedReply["toolCalls"][nu
   const id = optionalToolCallId(reply, call, "call");
   return {
     index: call.index,
-    ...(id === undefined ? {} : { id }),
+    id,
     type: "function",
     function: { name: call.name, arguments: "" },
   };
@@ -85,7 +85,7 @@ function openaiCompleteResponse(reply: ScriptedReply): unknown {
   const toolCalls = reply.toolCalls.map((call) => {
     const id = optionalToolCallId(reply, call, "call");
     return {
-      ...(id === undefined ? {} : { id }),
+      id,
       type: "function",
       function: { name: call.name, arguments: call.argumentsText },
     };
@@ -101,8 +101,8 @@ function openaiCompleteResponse(reply: ScriptedReply): unknown {
         message: {
           role: "assistant",
           content: reply.text.length > 0 || toolCalls.length === 0 ? reply.text : null,
-          ...(reply.reasoning.length > 0 ? { reasoning_content: reply.reasoning } : {}),
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          reasoning_content: reply.reasoning.length > 0 ? reply.reasoning : undefined,
+          tool_calls: toolCalls.length > 0 ? toolCalls : undefined,
           refusal: null,
         },
         logprobs: null,

@@ -188,9 +188,10 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
         pieces,
         chunkDelayMs: turn.chunk_delay_ms ?? 0,
         dropAfterChunks: turn.drop_after_chunks,
-        ...(turn.tokens_per_second === undefined
-          ? {}
-          : { contentIntervalMs: contentInterval(reply, pieces, turn.tokens_per_second) }),
+        contentIntervalMs:
+          turn.tokens_per_second === undefined
+            ? undefined
+            : contentInterval(reply, pieces, turn.tokens_per_second),
       });
       return;
     }

@@ -39,7 +39,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
       method,
       credentials: "same-origin",
       headers: body === undefined ? {} : { "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
     throw new ApiFailure(0, "E_NETWORK", error instanceof Error ? error.message : String(error));

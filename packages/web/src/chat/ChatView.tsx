@@ -41,7 +41,7 @@ function ChatItemView({
 }) {
   switch (item.kind) {
     case "user":
-      return <UserMessage item={item} {...(idle ? { onRestore: handlers.restore } : {})} />;
+      return <UserMessage item={item} onRestore={idle ? handlers.restore : undefined} />;
     case "assistant":
       return <AssistantMessage item={item} />;
     case "tool":
@@ -156,7 +156,7 @@ export function ChatView(props: ChatViewProps) {
         projectRoot={props.projectRoot}
         busy={busy}
         queued={view.queued}
-        {...(props.insertion ? { insertion: props.insertion } : {})}
+        insertion={props.insertion}
         onSend={(text) => report(api.send(view.sessionId, text))}
         onStop={() => report(api.cancel(view.sessionId))}
         onCycleMode={props.onCycleMode}

@@ -17,8 +17,8 @@ export function envelopeFiles(patch: string): DiffFile[] {
     const join = (lines: string[]) => (lines.length === 0 ? "" : `${lines.join("\n")}\n`);
     files.push({
       path: current.path,
-      ...(current.kind === "add" ? {} : { oldText: join(current.old) }),
-      ...(current.kind === "delete" ? {} : { newText: join(current.next) }),
+      oldText: current.kind === "add" ? undefined : join(current.old),
+      newText: current.kind === "delete" ? undefined : join(current.next),
     });
     current = undefined;
   };

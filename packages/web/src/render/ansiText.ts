@@ -110,12 +110,7 @@ export function toAnsiDisplay(text: string, maxChars: number): AnsiDisplay {
         ...entry.decorations.map((name) => decorationClasses[name]),
       ];
       const className = classes.filter((name) => name !== undefined).join(" ");
-      return {
-        text: entry.content,
-        ...(className ? { className } : {}),
-        ...(fg.css ? { color: fg.css } : {}),
-        ...(bg.css ? { background: bg.css } : {}),
-      };
+      return { text: entry.content, className: className || undefined, color: fg.css, background: bg.css };
     },
   );
   return { hiddenChars: text.length - shown.length, spans };

@@ -157,7 +157,7 @@ function fromStructuredPatch(patch: StructuredPatch, fallbackPath: string): Pars
   return fileOf(
     {
       path,
-      ...(change === "renamed" || change === "copied" ? { oldPath: oldName } : {}),
+      oldPath: change === "renamed" || change === "copied" ? oldName : undefined,
       change,
       binary: patch.isBinary === true,
     },

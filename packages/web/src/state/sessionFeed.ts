@@ -89,7 +89,7 @@ export function createSessionFeed(options: SessionFeedOptions): SessionFeed {
     phase = "replaying";
     held = [];
     heldInput = undefined;
-    show({ ...emptyView(sessionId), ...(streamId ? { streamId } : {}) });
+    show({ ...emptyView(sessionId), streamId });
   };
 
   /** Builds the view from the stored messages older than the first held event, then the events. */
@@ -182,7 +182,7 @@ export function createSessionFeed(options: SessionFeedOptions): SessionFeed {
     resumeFrom() {
       // Before the history is in, nothing shown is consistent to resume from: take the whole buffer.
       if (phase !== "live") return { since: -1 };
-      return { since: view.lastSeq, ...(view.streamId ? { streamId: view.streamId } : {}) };
+      return { since: view.lastSeq, streamId: view.streamId };
     },
     patch(change) {
       show(change(view));

@@ -179,7 +179,7 @@ export function viewFromHistory(
           key: message.id,
           text,
           messageId: message.id,
-          ...(checkpointId ? { checkpointId } : {}),
+          checkpointId,
         });
       }
       continue;
@@ -219,8 +219,8 @@ export function viewFromHistory(
           ...card,
           state: resultStates[part.status] ?? "completed",
           output: part.output,
-          ...(part.error ? { error: part.error } : {}),
-          ...(part.status === "rejected" ? { rejection: part.output } : {}),
+          error: part.error,
+          rejection: part.status === "rejected" ? part.output : undefined,
         };
       } else if (part.type === "compaction_summary") {
         add({
@@ -313,7 +313,7 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
           view.items[at] = {
             ...item,
             checkpointId: event.checkpointId,
-            ...(event.messageId ? { messageId: event.messageId } : {}),
+            messageId: event.messageId ?? item.messageId,
           };
         }
         return;
@@ -385,7 +385,7 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
         risk: event.risk,
         reason: event.reason,
         arguments: event.arguments,
-        ...(event.alwaysRules ? { alwaysRules: event.alwaysRules } : {}),
+        alwaysRules: event.alwaysRules ?? card.alwaysRules,
       }));
       return;
     case "tool_executing":
@@ -470,7 +470,7 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
       if (item?.kind !== "subagent") return;
       view.items[at!] =
         event.type === "subagent_progress"
-          ? { ...item, iterations: event.iteration, ...(event.tool ? { lastTool: event.tool } : {}) }
+          ? { ...item, iterations: event.iteration, lastTool: event.tool ?? item.lastTool }
           : {
               ...item,
               status: event.status,

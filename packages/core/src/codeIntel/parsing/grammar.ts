@@ -83,7 +83,7 @@ export function withBody(node: Node, kind: string, searchMembers: boolean): Defi
   const body = node.childForFieldName("body");
   return named(node, kind, {
     members: searchMembers ? body : null,
-    ...(body === null ? {} : { signatureEnd: body.startIndex }),
+    signatureEnd: body?.startIndex,
   });
 }
 

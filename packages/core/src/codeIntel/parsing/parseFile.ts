@@ -95,9 +95,9 @@ class DefinitionWalker {
         definition,
         outer,
         topLevelTypes: this.topLevelTypes,
-        ...(enclosing === undefined ? {} : { parent: enclosing }),
+        parent: enclosing,
       }),
-      ...(parent === undefined ? {} : { parent }),
+      parent,
     };
   }
 

@@ -43,7 +43,7 @@ export function createSourceContext(options: {
       const text = unsaved.get(key);
       entry = readProjectEntry(options.projectRoot, input, {
         maxBytes: options.settings.maxFileBytes,
-        ...(text === undefined ? {} : { unsaved: text }),
+        unsaved: text,
       });
       cache.set(key, entry);
     }

@@ -2,9 +2,9 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { errorInfo } from "@lathe/protocol";
 import { type EntryCandidate, walkDirectoryTree } from "../../fileSystem/directoryTree.js";
+import { renderTree } from "../../fileSystem/directoryTreeListing.js";
 import { statIfExists } from "../../fileSystem/statIfExists.js";
-import { resolveProjectPath } from "../../policy/pathGuard.js";
-import { renderTree } from "../../tools/builtin/listDirectory/treeListing.js";
+import { isWithin, resolveProjectPath } from "../../policy/pathGuard.js";
 import { missingFileError } from "../../tools/missingFile.js";
 import { ProjectIgnore } from "../../tools/projectIgnore/projectIgnore.js";
 import { toPosix } from "../dynamic/projectFile.js";
@@ -48,7 +48,9 @@ export async function resolveFolder(mention: Mention, context: ResolverContext):
   });
 
   const header = relative === "." ? "./" : `${relative}/`;
-  const lines = [await renderTree(header, tree.entries, folderEntries, root)];
+  const lines = [
+    await renderTree(header, tree.entries, folderEntries, (realPath) => isWithin(root, realPath)),
+  ];
   if (tree.total === 0) lines.push("  (empty)");
   if (tree.total > folderEntries || !tree.complete) {
     lines.push(`[Only the first ${folderEntries} entries are shown; mention a subfolder to see more.]`);

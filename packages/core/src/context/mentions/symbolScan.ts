@@ -1,7 +1,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { binaryExtensionOf, containsNulByte } from "../../fileSystem/binaryFiles.js";
+import { walkFiles } from "../../fileSystem/walkFiles.js";
 import { isSensitivePath } from "../../policy/sensitivePaths.js";
-import { walkFiles } from "../../tools/builtin/searchFiles/walkFiles.js";
+import { builtinIgnorePatterns } from "../../tools/projectIgnore/builtinIgnores.js";
 import { splitLines } from "../dynamic/contextText.js";
 
 export interface FoundDefinition {
@@ -34,7 +35,7 @@ export async function scanForDefinitions(
   signal: AbortSignal,
 ): Promise<FoundDefinition[]> {
   const bounded = AbortSignal.any([signal, AbortSignal.timeout(limits.timeMs)]);
-  const files = (await walkFiles(projectRoot, projectRoot, bounded))
+  const files = (await walkFiles(projectRoot, projectRoot, builtinIgnorePatterns, bounded))
     .sort((a, b) => (a.relative < b.relative ? -1 : 1))
     .slice(0, limits.maxFiles);
   const pattern = definitionPattern(name);

@@ -24,7 +24,7 @@ export function classifyRule(data: Readonly<Record<string, FrontMatterValue>>): 
   // Cursor writes several patterns in one string separated by commas; a list item may do the same.
   const patterns = (typeof globs === "string" ? [globs] : (globs ?? [])).flatMap(splitCommaList);
   const text = description?.trim() || undefined;
-  const details = { globs: patterns, ...(text === undefined ? {} : { description: text }) };
+  const details = { globs: patterns, description: text };
   if (alwaysApply === true) return { ok: true, kind: "always", ...details };
   if (patterns.length > 0) return { ok: true, kind: "auto", ...details };
   if (text !== undefined) return { ok: true, kind: "requested", ...details };

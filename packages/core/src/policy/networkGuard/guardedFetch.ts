@@ -22,9 +22,13 @@ export interface GuardedFetchOptions extends NetworkGuardOptions {
   maxRedirects?: number;
 }
 
+/**
+ * The limits of one guarded exchange when the caller sets none: SPEC §4 and §5's 5 MB download and
+ * at most 5 redirects. They are web_fetch's defaults too, which its settings override.
+ */
 export const guardedFetchDefaults = {
   maxBytes: 5 * 1024 * 1024,
-  timeoutMs: 30_000,
+  timeoutMs: 20_000,
   maxRedirects: 5,
 } as const;
 

@@ -42,7 +42,8 @@ export const behaviors: readonly PolicyBehavior[] = ["allow", "ask", "deny"];
 export type SettingsRead =
   | { ok: true; exists: false }
   | { ok: true; exists: true; settings: Record<string, unknown> }
-  | { ok: false; message: string };
+  /** `unreadable`: the file is there but cannot be read; `invalid`: not a JSON object. */
+  | { ok: false; problem: "unreadable" | "invalid"; message: string };
 
 /** A settings file as a JSON object; a missing file is an empty layer, anything unreadable an error. */
 export function readSettingsFile(file: string): SettingsRead {
@@ -51,7 +52,7 @@ export function readSettingsFile(file: string): SettingsRead {
     text = readFileSync(file, "utf8");
   } catch (error) {
     if (errorCode(error) === "ENOENT") return { ok: true, exists: false };
-    return { ok: false, message: `${file} cannot be read: ${String(error)}` };
+    return { ok: false, problem: "unreadable", message: `${file} cannot be read: ${String(error)}` };
   }
   let json: unknown;
   try {
@@ -59,10 +60,11 @@ export function readSettingsFile(file: string): SettingsRead {
   } catch (error) {
     return {
       ok: false,
+      problem: "invalid",
       message: `${file} is not valid JSON: ${error instanceof Error ? error.message : error}`,
     };
   }
-  if (!isRecord(json)) return { ok: false, message: `${file} must hold a JSON object` };
+  if (!isRecord(json)) return { ok: false, problem: "invalid", message: `${file} must hold a JSON object` };
   return { ok: true, exists: true, settings: json };
 }
 

@@ -1,4 +1,6 @@
 export { applyEdit } from "./applyEdit.js";
+export { resolveDeletionTarget } from "./deletionTarget.js";
+export { lineCount, maxEditStringChars, noteWrittenFile } from "./editTarget.js";
 export type {
   EditOutcome,
   EditRequest,
@@ -7,4 +9,6 @@ export type {
   StrategyName,
 } from "./editTypes.js";
 export { matchStrategyNames } from "./editTypes.js";
+export { binaryNameError, readStrictText } from "./strictTextFile.js";
+export { defineTextEditTool } from "./textEditTool.js";
 export { unifiedDiff } from "./unifiedDiff.js";

@@ -107,10 +107,7 @@ function namespace(node: Node): Definition | undefined {
   if (nameNode === null) return undefined;
   const body = node.childForFieldName("body");
   const name = nameNode.text.replace(/^["'`]|["'`]$/g, "");
-  return withExtras(
-    { kind: "namespace", name, nameNode },
-    { members: body, ...(body === null ? {} : { signatureEnd: body.startIndex }) },
-  );
+  return withExtras({ kind: "namespace", name, nameNode }, { members: body, signatureEnd: body?.startIndex });
 }
 
 /**

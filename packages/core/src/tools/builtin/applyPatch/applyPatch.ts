@@ -3,7 +3,7 @@ import path from "node:path";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
-import { sha256Hex } from "../../fileReadLedger.js";
+import { noteWrittenFile } from "../../editEngine/index.js";
 import { withLintNote } from "../../lintNote.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
@@ -86,10 +86,6 @@ function noteWrites(
   for (const step of steps) {
     const stats = step.kind === "write" ? written.get(step.path) : undefined;
     if (step.kind !== "write" || stats === undefined) continue;
-    ctx.fileReads.noteWrite(step.path, {
-      mtimeMs: stats.mtimeMs,
-      size: stats.size,
-      hash: sha256Hex(step.contents),
-    });
+    noteWrittenFile(ctx.fileReads, step.path, stats, step.contents);
   }
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { maxWaitMs } from "./browserSettings.js";
+
+/** Longest `wait`, whether for a selector or a fixed time. */
+export const maxWaitMs = 10_000;
 
 const actions = ["navigate", "click", "type", "screenshot", "get_text", "wait", "console", "close"] as const;
 

@@ -1,6 +1,6 @@
 import { LatheError } from "@lathe/protocol";
+import type { ResolvedBrowserSettings } from "../../web/browserSettings.js";
 import { cancelledError, untilCancelled } from "./abortable.js";
-import type { ResolvedBrowserSettings } from "./browserSettings.js";
 import {
   allowancesOf,
   type BrowserLauncher,

@@ -4,16 +4,19 @@ import { assetUrl } from "../../../assetPath.js";
 import { urlBlock } from "../../../policy/urlPrecheck.js";
 import { defineTool, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
+import { type BrowserSettings, withBrowserDefaults } from "../../web/browserSettings.js";
 import { actionRisk } from "./actionRisk.js";
 import { type BrowserAction, browserUseSchema } from "./actionSchema.js";
 import type { BrowserSessions } from "./browserSessions.js";
-import { type BrowserSettings, withBrowserDefaults } from "./browserSettings.js";
 import { click, type } from "./interactions.js";
 import { allowancesOf } from "./launchBrowser.js";
 import { navigate } from "./navigate.js";
 import { getText, readConsole, wait } from "./pageReading.js";
 import type { ActionEnv } from "./pageReport.js";
 import { screenshot } from "./screenshot.js";
+
+// This file is the folder's entry: the engine holds the browsers, so it reaches them through here.
+export { BrowserSessions } from "./browserSessions.js";
 
 /** Playwright appends a call log to its errors; its first lines say what was being waited for. */
 const errorLinesKept = 8;
@@ -25,7 +28,7 @@ const schedulerMarginMs = 10_000;
  * so a changed setting applies to the next action; `sessions` holds the browsers, which the engine
  * closes when a session ends.
  */
-export function browserUseTool(settings: () => BrowserSettings, sessions: BrowserSessions) {
+export function createBrowserUseTool(settings: () => BrowserSettings, sessions: BrowserSessions) {
   const initial = withBrowserDefaults(settings());
   return defineTool({
     name: "browser_use",

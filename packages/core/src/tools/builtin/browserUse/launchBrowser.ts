@@ -1,8 +1,8 @@
 import { LatheError } from "@lathe/protocol";
 import type { Browser, BrowserContext, LaunchOptions, Page } from "playwright-core";
 import type { AddressAllowances } from "../../../policy/networkGuard/index.js";
+import type { ResolvedBrowserSettings } from "../../web/browserSettings.js";
 import { findBrowserExecutable } from "./browserExecutable.js";
-import type { ResolvedBrowserSettings } from "./browserSettings.js";
 import { ConsoleLog } from "./consoleLog.js";
 import { GuardProxy } from "./guardProxy.js";
 

@@ -1,7 +1,6 @@
 import type { ToolResult } from "../../tool.js";
 import { abortableSleep } from "./abortable.js";
-import type { ActionOf } from "./actionSchema.js";
-import { maxWaitMs } from "./browserSettings.js";
+import { type ActionOf, maxWaitMs } from "./actionSchema.js";
 import type { ConsoleEntry } from "./consoleLog.js";
 import { type ActionEnv, describePage, sessionNotes } from "./pageReport.js";
 

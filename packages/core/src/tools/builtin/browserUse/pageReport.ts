@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import type { ToolContext } from "../../tool.js";
+import type { ResolvedBrowserSettings } from "../../web/browserSettings.js";
 import type { BrowserSessions } from "./browserSessions.js";
-import type { ResolvedBrowserSettings } from "./browserSettings.js";
 import type { Refusal } from "./guardProxy.js";
 import type { SessionBrowser } from "./launchBrowser.js";
 

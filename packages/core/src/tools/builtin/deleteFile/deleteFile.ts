@@ -3,9 +3,9 @@ import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { removeProjectFile } from "../../../fileSystem/projectFiles.js";
 import { removeProjectTree } from "../../../fileSystem/projectTreeRemoval.js";
+import { resolveDeletionTarget } from "../../editEngine/index.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
-import { resolveDeletionTarget } from "./deletionTarget.js";
 import { measureTree, type TreeSize } from "./treeSize.js";
 
 const deleteFileSchema = z.object({

@@ -5,9 +5,13 @@ import { writeProjectFile } from "../../../fileSystem/projectFiles.js";
 import { sha256Hex } from "../../fileReadLedger.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
+import {
+  type ImageGenerationSettings,
+  imageGenerationDefaults,
+  imageSizeSchema,
+} from "../../web/imageSettings.js";
 import { imageFormatNames, sniffImageType, withMatchingExtension } from "./imageFormat.js";
 import type { ImageProvider } from "./imageProvider.js";
-import { type ImageGenerationSettings, imageGenerationDefaults } from "./imageSettings.js";
 import { imageTarget } from "./imageTarget.js";
 import { openAiImages } from "./openAiImages.js";
 import { sdWebUi } from "./sdWebUi.js";
@@ -21,8 +25,7 @@ const generateImageSchema = z.object({
     .string()
     .min(1)
     .describe("Where to save it, inside the project, ending in .png, .jpg, .jpeg or .webp."),
-  size: z
-    .enum(["256x256", "512x512", "1024x1024"])
+  size: imageSizeSchema
     .optional()
     .describe(`Width x height in pixels (default ${imageGenerationDefaults.size}).`),
   overwrite: z.boolean().optional().describe("Replace the file if it already exists (default false)."),
@@ -37,9 +40,9 @@ export const noImageProviderMessage =
 
 /**
  * `generate_image`, off until configured (SPEC §4). The integrator registers
- * `generateImageTool(() => settings.imageGeneration)`.
+ * `createGenerateImageTool(() => imageGenerationSettingsFrom(settings.imageGeneration, env))`.
  */
-export function generateImageTool(settings: () => ImageGenerationSettings | undefined) {
+export function createGenerateImageTool(settings: () => ImageGenerationSettings | undefined) {
   return defineTool({
     name: "generate_image",
     description: toolPrompt(assetUrl("tools/builtin/generateImage/generateImage.md")),
@@ -76,7 +79,7 @@ async function generateImage(
       fetchOptions: {
         ...settings.network,
         timeoutMs: settings.timeoutMs ?? imageGenerationDefaults.timeoutMs,
-        maxBytes: settings.maxBytes ?? imageGenerationDefaults.maxBytes,
+        maxBytes: imageGenerationDefaults.maxBytes,
       },
     },
   );

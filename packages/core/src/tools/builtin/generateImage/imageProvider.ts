@@ -1,6 +1,6 @@
 import type { LatheErrorInfo } from "@lathe/protocol";
+import type { ImageSize } from "../../web/imageSettings.js";
 import type { ImageCall } from "./imageRequest.js";
-import type { ImageSize } from "./imageSettings.js";
 
 export interface ImageRequest {
   prompt: string;

@@ -1,10 +1,10 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { guardedFetch } from "../../../policy/networkGuard/index.js";
+import { imageGenerationDefaults, type OpenAiImageSettings } from "../../web/imageSettings.js";
 import { serviceKey } from "../../web/serviceKey.js";
 import type { GeneratedImage, ImageProvider } from "./imageProvider.js";
 import { decodeBase64Image, type ImageCall, postJson } from "./imageRequest.js";
-import { imageGenerationDefaults, type OpenAiImageSettings } from "./imageSettings.js";
 
 const answerSchema = z.object({
   data: z
@@ -34,12 +34,12 @@ export function openAiImages(
     return { ok: false, error: errorInfo("E_TOOL_EXECUTION", message) };
   }
   const envName = official ? "OPENAI_API_KEY" : "OPENAI_COMPATIBLE_API_KEY";
-  const key = serviceKey(settings.provider, settings.apiKey, [envName], {
+  const key = serviceKey(settings.provider, undefined, [envName], {
     env: settings.env ?? process.env,
     latheHome,
   });
   if (!key.ok && (official || !key.missing)) {
-    const message = `Cannot call the images API: ${key.reason}. The key can also be set as imageGeneration.apiKey.`;
+    const message = `Cannot call the images API: ${key.reason}.`;
     return { ok: false, error: errorInfo("E_TOOL_EXECUTION", message) };
   }
   const model = settings.model ?? imageGenerationDefaults.model;

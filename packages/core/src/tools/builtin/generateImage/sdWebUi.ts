@@ -1,8 +1,8 @@
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
+import { imageGenerationDefaults, type SdWebUiSettings } from "../../web/imageSettings.js";
 import type { ImageProvider } from "./imageProvider.js";
 import { decodeBase64Image, postJson } from "./imageRequest.js";
-import { imageGenerationDefaults, type SdWebUiSettings } from "./imageSettings.js";
 
 const answerSchema = z.object({ images: z.array(z.string()).min(1) });
 

@@ -8,13 +8,13 @@ import {
   type EntryCandidate,
   walkDirectoryTree,
 } from "../../../fileSystem/directoryTree.js";
+import { renderTree } from "../../../fileSystem/directoryTreeListing.js";
 import { statIfExists } from "../../../fileSystem/statIfExists.js";
-import { resolveProjectPath } from "../../../policy/pathGuard.js";
+import { isWithin, resolveProjectPath } from "../../../policy/pathGuard.js";
 import { missingFileError } from "../../missingFile.js";
 import { ProjectIgnore } from "../../projectIgnore/projectIgnore.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
-import { renderTree } from "./treeListing.js";
 
 const defaultDepth = 2;
 const maxShownEntries = 500;
@@ -123,7 +123,9 @@ async function listDirectory(args: ListDirectoryArgs, ctx: ToolContext): Promise
         "(.gitignore, .latheignore, built-in ignores such as node_modules and .git, and your ignore patterns).]",
     );
   }
-  const rendered = await renderTree(header, tree.entries, maxShownEntries, ctx.projectRoot);
+  const rendered = await renderTree(header, tree.entries, maxShownEntries, (realPath) =>
+    isWithin(ctx.projectRoot, realPath),
+  );
   return {
     ok: true,
     output: [rendered, ...notes].join("\n"),

@@ -1,11 +1,13 @@
-import { errorInfo } from "@lathe/protocol";
+import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
-import { applyEdit, type StrategyName, unifiedDiff } from "../../editEngine/index.js";
-import { withLintNote } from "../../lintNote.js";
-import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
+import {
+  applyEdit,
+  defineTextEditTool,
+  maxEditStringChars,
+  type StrategyName,
+} from "../../editEngine/index.js";
 import { toolPrompt } from "../../toolPrompt.js";
-import { loadEditTarget, maxEditStringChars, missingTarget, saveEditedFile } from "../editFile/editTarget.js";
 
 const maxEdits = 50;
 
@@ -29,37 +31,38 @@ const multiEditSchema = z.object({
 
 type MultiEditArgs = z.infer<typeof multiEditSchema>;
 
-export const multiEditTool = defineTool({
+export const multiEditTool = defineTextEditTool({
   name: "multi_edit",
   description: toolPrompt(assetUrl("tools/builtin/multiEdit/multiEdit.md")),
   schema: multiEditSchema,
-  kind: "edit",
-  risk: () => "medium",
-  timeoutMs: 60_000,
-  truncation: "head",
-  execute: multiEdit,
+  createsMissing: (args) => args.edits[0]?.old_string === "",
+  apply: (args, before) => applyInOrder(before, args.edits),
+  describe: (args, { displayPath, created, diff, applied }) => {
+    const editsText = args.edits.length === 1 ? "1 edit" : `${args.edits.length} edits`;
+    const action = created ? "Created" : "Edited";
+    return {
+      summary: `${action} ${displayPath} with ${editsText} (${applied.strategies.join(", ")}).`,
+      metadata: { path: displayPath, strategies: applied.strategies, diff },
+    };
+  },
 });
 
-async function multiEdit(args: MultiEditArgs, ctx: ToolContext): Promise<ToolResult> {
-  const target = await loadEditTarget(args.path, ctx, "multi_edit");
-  if (!target.ok) return target;
-  const { absPath, displayPath } = target;
-  if (target.content === undefined && args.edits[0]?.old_string !== "") {
-    return { ok: false, error: await missingTarget(absPath, displayPath) };
-  }
+type AppliedEdits =
+  | { ok: true; content: string; strategies: StrategyName[] }
+  | { ok: false; error: LatheErrorInfo };
 
-  const before = target.content ?? "";
-  // Every edit runs on the text in memory; the file is written once, after all of them matched.
+/** Every edit runs on the text in memory; the file is written once, after all of them matched. */
+function applyInOrder(before: string, edits: MultiEditArgs["edits"]): AppliedEdits {
   let content = before;
   const strategies: StrategyName[] = [];
-  for (const [position, edit] of args.edits.entries()) {
+  for (const [position, edit] of edits.entries()) {
     const edited = applyEdit(content, {
       oldString: edit.old_string,
       newString: edit.new_string,
       replaceAll: edit.replace_all,
     });
     if (!edited.ok) {
-      const message = `edits[${position}] (edit ${position + 1} of ${args.edits.length}) failed, so nothing was written: ${edited.error.message}`;
+      const message = `edits[${position}] (edit ${position + 1} of ${edits.length}) failed, so nothing was written: ${edited.error.message}`;
       return { ok: false, error: errorInfo(edited.error.code, message) };
     }
     content = edited.content;
@@ -69,16 +72,5 @@ async function multiEdit(args: MultiEditArgs, ctx: ToolContext): Promise<ToolRes
     const message = "The edits together leave the file exactly as it was; nothing was written.";
     return { ok: false, error: errorInfo("E_NO_CHANGE", message) };
   }
-
-  const saveError = await saveEditedFile(absPath, content, ctx);
-  if (saveError !== undefined) return { ok: false, error: saveError };
-  const diff = unifiedDiff(displayPath, before, content);
-  const editsText = args.edits.length === 1 ? "1 edit" : `${args.edits.length} edits`;
-  const action = target.content === undefined ? "Created" : "Edited";
-  const result: ToolResult = {
-    ok: true,
-    output: `${action} ${displayPath} with ${editsText} (${strategies.join(", ")}).\n\n${diff}`,
-    metadata: { path: displayPath, strategies, diff },
-  };
-  return withLintNote(result, ctx, [absPath]);
+  return { ok: true, content, strategies };
 }

@@ -1,13 +1,14 @@
 import { open } from "node:fs/promises";
 import { errorInfo } from "@lathe/protocol";
 import { decodeSearchText } from "../../../fileSystem/fileTextDecoding.js";
+import { type WalkedFile, walkFiles } from "../../../fileSystem/walkFiles.js";
+import { builtinIgnorePatterns } from "../../projectIgnore/builtinIgnores.js";
 import { comparePaths, MatchCollector } from "./matchCollector.js";
 import { compileRustRegex } from "./rustRegex.js";
 import { maxSearchedFileBytes } from "./searchLimits.js";
 import type { SearchQuery, SearchResult } from "./searchTypes.js";
 import { SearchStop } from "./stopSignal.js";
 import { findTextMatches } from "./textMatches.js";
-import { type WalkedFile, walkFiles } from "./walkFiles.js";
 
 /** Files read at once: reading overlaps with matching, which runs on this one thread. */
 const readConcurrency = 8;
@@ -59,7 +60,7 @@ export async function searchWithJs(query: SearchQuery): Promise<SearchResult> {
 async function filesToSearch(query: SearchQuery, signal: AbortSignal): Promise<WalkedFile[]> {
   const { target } = query;
   if (target.isFile) return [{ absolute: target.absolute, relative: target.relative }];
-  const walked = await walkFiles(target.absolute, query.projectRoot, signal);
+  const walked = await walkFiles(target.absolute, query.projectRoot, builtinIgnorePatterns, signal);
   const included =
     query.includeFile === undefined ? walked : walked.filter((file) => query.includeFile?.(file.relative));
   // In path order, so that once enough matches are kept the remaining files are only counted.

@@ -54,9 +54,9 @@ type WebFetchArgs = z.infer<typeof webFetchSchema>;
 
 /**
  * `web_fetch` with its settings read at each call, so a settings change applies to the next call.
- * The integrator registers `webFetchTool(() => settings.webFetch ?? {})`.
+ * The integrator registers `createWebFetchTool(() => webFetchSettingsFrom(settings.webFetch))`.
  */
-export function webFetchTool(settings: () => WebFetchSettings) {
+export function createWebFetchTool(settings: () => WebFetchSettings) {
   return defineTool({
     name: "web_fetch",
     description: toolPrompt(assetUrl("tools/builtin/webFetch/webFetch.md")),

@@ -37,9 +37,9 @@ interface Attempt {
 
 /**
  * `web_search` with its settings read at each call. The integrator registers
- * `webSearchTool(() => settings.webSearch ?? {})`.
+ * `createWebSearchTool(() => webSearchSettingsFrom(settings.webSearch, env))`.
  */
-export function webSearchTool(settings: () => WebSearchSettings) {
+export function createWebSearchTool(settings: () => WebSearchSettings) {
   return defineTool({
     name: "web_search",
     description: toolPrompt(assetUrl("tools/builtin/webSearch/webSearch.md")),
@@ -81,7 +81,7 @@ async function webSearch(
       fetchOptions: {
         ...settings.network,
         timeoutMs: settings.timeoutMs ?? webSearchDefaults.timeoutMs,
-        maxBytes: settings.maxBytes ?? webSearchDefaults.maxBytes,
+        maxBytes: webSearchDefaults.maxBytes,
       },
     };
     const answer = await prepared.search(query, call).catch(

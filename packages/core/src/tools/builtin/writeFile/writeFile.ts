@@ -6,7 +6,7 @@ import { assetUrl } from "../../../assetPath.js";
 import { writeProjectFile } from "../../../fileSystem/projectFiles.js";
 import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
-import { sha256Hex } from "../../fileReadLedger.js";
+import { noteWrittenFile } from "../../editEngine/index.js";
 import { withLintNote } from "../../lintNote.js";
 import { staleFileError } from "../../staleFileCheck.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
@@ -59,7 +59,7 @@ async function writeFile(args: WriteFileArgs, ctx: ToolContext): Promise<ToolRes
     if (!saved.ok) return { ok: false, error: saved.error };
     written = saved.value;
   }
-  ctx.fileReads.noteWrite(absPath, { mtimeMs: written.mtimeMs, size: written.size, hash: sha256Hex(bytes) });
+  noteWrittenFile(ctx.fileReads, absPath, written, bytes);
 
   const lines = countLines(args.contents);
   const lineText = `${lines} ${lines === 1 ? "line" : "lines"}`;

@@ -1,7 +1,6 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
-import type { TreeEntry } from "../../../fileSystem/directoryTree.js";
-import { isWithin } from "../../../policy/pathGuard.js";
 import { formatByteSize } from "./byteSize.js";
+import type { TreeEntry } from "./directoryTree.js";
 
 const indentUnit = "  ";
 
@@ -11,6 +10,9 @@ interface EntryDetails {
   link?: { target: string; leadsOutside: boolean; broken: boolean };
 }
 
+/** Whether a real path (every link followed) lies inside the project. */
+export type InsideProject = (realPath: string) => boolean;
+
 /**
  * Renders the first `maxShown` entries (in breadth-first order) as an indented tree under
  * `header`. A directory whose entries did not all fit says how many are missing.
@@ -19,10 +21,10 @@ export async function renderTree(
   header: string,
   entries: readonly TreeEntry[],
   maxShown: number,
-  projectRoot: string,
+  insideProject: InsideProject,
 ): Promise<string> {
   const shown = (entry: TreeEntry) => entry.order < maxShown;
-  const details = await detailsOf(collectShown(entries, shown), projectRoot);
+  const details = await detailsOf(collectShown(entries, shown), insideProject);
   const lines = [header];
   const renderLevel = (level: readonly TreeEntry[], indent: string) => {
     let omitted = 0;
@@ -56,12 +58,12 @@ function collectShown(entries: readonly TreeEntry[], shown: (entry: TreeEntry) =
 /** Sizes and link targets are looked up only for entries that are shown: a huge tree costs one readdir per directory. */
 async function detailsOf(
   entries: readonly TreeEntry[],
-  projectRoot: string,
+  insideProject: InsideProject,
 ): Promise<Map<TreeEntry, EntryDetails>> {
   const looked = await Promise.all(
     entries.map(async (entry): Promise<[TreeEntry, EntryDetails]> => {
       if (entry.kind === "file") return [entry, await fileDetails(entry.absolutePath)];
-      if (entry.kind === "symlink") return [entry, await linkDetails(entry.absolutePath, projectRoot)];
+      if (entry.kind === "symlink") return [entry, await linkDetails(entry.absolutePath, insideProject)];
       return [entry, {}];
     }),
   );
@@ -76,7 +78,7 @@ async function fileDetails(absolutePath: string): Promise<EntryDetails> {
   }
 }
 
-async function linkDetails(absolutePath: string, projectRoot: string): Promise<EntryDetails> {
+async function linkDetails(absolutePath: string, insideProject: InsideProject): Promise<EntryDetails> {
   let target: string;
   try {
     target = await readlink(absolutePath);
@@ -85,7 +87,7 @@ async function linkDetails(absolutePath: string, projectRoot: string): Promise<E
   }
   try {
     const resolved = await realpath(absolutePath);
-    return { link: { target, leadsOutside: !isWithin(projectRoot, resolved), broken: false } };
+    return { link: { target, leadsOutside: !insideProject(resolved), broken: false } };
   } catch {
     return { link: { target, leadsOutside: false, broken: true } };
   }

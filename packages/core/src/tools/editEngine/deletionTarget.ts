@@ -2,8 +2,8 @@ import type { Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
 import path from "node:path";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
-import { resolveProjectPath } from "../../../policy/pathGuard.js";
-import { missingFileError } from "../../missingFile.js";
+import { resolveProjectPath } from "../../policy/pathGuard.js";
+import { missingFileError } from "../missingFile.js";
 
 export type DeletionTarget =
   | {

@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
-import { isBuiltinIgnored } from "./builtinIgnoreRules.js";
+import { alwaysIgnoredTest } from "./alwaysIgnored.js";
 import {
   ancestorChain,
   chainIgnores,
@@ -21,15 +21,17 @@ export interface WalkedFile {
 const readConcurrency = 16;
 
 /**
- * The files ripgrep would search under `root`: hidden ones included, the built-in ignores and
- * .gitignore rules applied, symbolic links not followed (one could lead out of the project).
- * The root itself is searched even when it is ignored, as a directory named explicitly is.
+ * The files ripgrep would search under `root`: hidden ones included, the `alwaysIgnored`
+ * patterns and .gitignore rules applied, symbolic links not followed (one could lead out of the
+ * project). The root itself is searched even when it is ignored, as a directory named explicitly is.
  */
 export async function walkFiles(
   root: string,
   projectRoot: string,
+  alwaysIgnored: readonly string[],
   signal: AbortSignal,
 ): Promise<WalkedFile[]> {
+  const isAlwaysIgnored = alwaysIgnoredTest(alwaysIgnored);
   const files: WalkedFile[] = [];
   const pending: Array<{ directory: string; chain: IgnoreChain }> = [
     { directory: root, chain: await ancestorChain(root) },
@@ -44,7 +46,7 @@ export async function walkFiles(
       const kind = await entryKind(entry, absolute);
       if (kind === undefined) continue;
       const relative = toPosix(path.relative(projectRoot, absolute));
-      if (isBuiltinIgnored(relative, kind === "directory")) continue;
+      if (isAlwaysIgnored(relative, kind === "directory")) continue;
       if (chainIgnores(inner, absolute, kind === "directory")) continue;
       if (kind === "directory") pending.push({ directory: absolute, chain: inner });
       else files.push({ absolute, relative });

@@ -1,19 +1,23 @@
-/** The `browser` settings as the user writes them; every field falls back to a default. */
-export interface BrowserSettings {
+import { z } from "zod";
+
+/** `browser` in settings.json; every field falls back to a default. */
+export const browserSettingsSchema = z.object({
   /** Chromium or Chrome to drive; searched for in the usual places when absent. */
-  executablePath?: string;
+  executablePath: z.string().optional(),
   /** Lets the browser reach loopback (a dev server on localhost); private networks stay refused. */
-  allowLocalhost?: boolean;
+  allowLocalhost: z.boolean().optional(),
   /** Longest wait of one page action (navigation, click, typing, reading text). */
-  actionTimeoutMs?: number;
+  actionTimeoutMs: z.number().int().positive().optional(),
   /** Longest wait for the browser to start. */
-  launchTimeoutMs?: number;
+  launchTimeoutMs: z.number().int().positive().optional(),
   /** Characters of page text `get_text` returns at most. */
-  maxTextChars?: number;
+  maxTextChars: z.number().int().positive().optional(),
   /** Screenshots up to this size also travel inline (base64) so vision models can see them. */
-  inlineScreenshotMaxBytes?: number;
-  viewport?: { width: number; height: number };
-}
+  inlineScreenshotMaxBytes: z.number().int().positive().optional(),
+  viewport: z.object({ width: z.number().int().positive(), height: z.number().int().positive() }).optional(),
+});
+
+export type BrowserSettings = z.infer<typeof browserSettingsSchema>;
 
 export type ResolvedBrowserSettings = Required<Omit<BrowserSettings, "executablePath">> &
   Pick<BrowserSettings, "executablePath">;
@@ -27,9 +31,6 @@ export const browserDefaults: ResolvedBrowserSettings = {
   inlineScreenshotMaxBytes: 3.5 * 1024 * 1024,
   viewport: { width: 1280, height: 800 },
 };
-
-/** Longest `wait`, whether for a selector or a fixed time. */
-export const maxWaitMs = 10_000;
 
 export function withBrowserDefaults(settings: BrowserSettings): ResolvedBrowserSettings {
   const d = browserDefaults;

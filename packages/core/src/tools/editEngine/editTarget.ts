@@ -1,13 +1,13 @@
-import { readFile } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import { type ErrorCode, errorInfo, type LatheErrorInfo } from "@lathe/protocol";
-import { binaryExtensionOf, binarySniffBytes, containsNulByte } from "../../../fileSystem/binaryFiles.js";
-import { writeProjectFile } from "../../../fileSystem/projectFiles.js";
-import { statIfExists } from "../../../fileSystem/statIfExists.js";
-import { resolveProjectPath } from "../../../policy/pathGuard.js";
-import { sha256Hex } from "../../fileReadLedger.js";
-import { missingFileMessage } from "../../missingFile.js";
-import { staleFileError } from "../../staleFileCheck.js";
-import type { ToolContext } from "../../tool.js";
+import { writeProjectFile } from "../../fileSystem/projectFiles.js";
+import { statIfExists } from "../../fileSystem/statIfExists.js";
+import { resolveProjectPath } from "../../policy/pathGuard.js";
+import { type FileReadLedger, sha256Hex } from "../fileReadLedger.js";
+import { missingFileMessage } from "../missingFile.js";
+import { staleFileError } from "../staleFileCheck.js";
+import type { ToolContext } from "../tool.js";
+import { binaryNameError, readStrictText } from "./strictTextFile.js";
 
 /** Far beyond any real old_string or new_string; stops a runaway argument before it is matched. */
 export const maxEditStringChars = 1_000_000;
@@ -42,40 +42,19 @@ export async function loadEditTarget(
   if (stats === undefined) return { ok: true, absPath, displayPath, content: undefined };
   if (stats.isDirectory())
     return fail("E_INVALID_ARGS", `${displayPath} is a directory; give the path of a file.`);
-  const binaryExtension = binaryExtensionOf(absPath);
-  if (binaryExtension !== undefined) {
-    return fail(
-      "E_BINARY_FILE",
-      `${displayPath} is a binary file (${binaryExtension}); ${toolName} edits text files only.`,
-    );
-  }
+  const binaryName = binaryNameError(absPath, displayPath, `${toolName} edits`);
+  if (binaryName !== undefined) return { ok: false, error: binaryName };
   if (stats.size > maxEditableBytes) {
     const message = `${displayPath} is ${stats.size.toLocaleString("en-US")} bytes, more than ${toolName} edits (${maxEditableBytes.toLocaleString("en-US")}); change it with a command instead.`;
     return fail("E_FILE_TOO_LARGE", message);
   }
-
-  const bytes = await readFile(absPath);
-  if (containsNulByte(bytes.subarray(0, binarySniffBytes))) {
-    return fail(
-      "E_BINARY_FILE",
-      `${displayPath} is a binary file (it contains NUL bytes); ${toolName} edits text files only.`,
-    );
-  }
-  let content: string;
-  try {
-    // Strict: decoding invalid UTF-8 leniently would rewrite the bytes around the edit too.
-    content = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return fail(
-      "E_BINARY_FILE",
-      `${displayPath} is not valid UTF-8 text; ${toolName} edits UTF-8 text files only.`,
-    );
-  }
+  const file = await readStrictText(absPath, displayPath, `${toolName} edits`);
+  if (!file.ok) return file;
 
   // Checked after the contents: asking to read first a file that can never be edited goes in circles.
   const stale = await staleFileError(ctx.fileReads, absPath, displayPath, "edit");
   if (stale !== undefined) return { ok: false, error: stale };
-  return { ok: true, absPath, displayPath, content };
+  return { ok: true, absPath, displayPath, content: file.text };
 }
 
 /** The error for editing a file that does not exist. */
@@ -96,9 +75,18 @@ export async function saveEditedFile(
   const bytes = Buffer.from(content, "utf8");
   const saved = await writeProjectFile(ctx.projectRoot, absPath, bytes);
   if (!saved.ok) return saved.error;
-  const written = saved.value;
-  ctx.fileReads.noteWrite(absPath, { mtimeMs: written.mtimeMs, size: written.size, hash: sha256Hex(bytes) });
+  noteWrittenFile(ctx.fileReads, absPath, saved.value, bytes);
   return undefined;
+}
+
+/** A file a tool wrote is as the model intended it, so it may change it again without a read. */
+export function noteWrittenFile(
+  fileReads: FileReadLedger,
+  absPath: string,
+  written: Stats,
+  bytes: Uint8Array,
+): void {
+  fileReads.noteWrite(absPath, { mtimeMs: written.mtimeMs, size: written.size, hash: sha256Hex(bytes) });
 }
 
 /** "1 line", "3 lines". */

@@ -1,0 +1,246 @@
+import { addUsage, type Mode, newId, type RunState, type ToolCallPart, type Usage } from "@lathe/protocol";
+import type { ModelClient } from "../llm/modelStream.js";
+import type { SessionTodoList } from "../planning/todoList.js";
+import type { ApprovalMode } from "../policy/approvalMode.js";
+import type { ToolRegistry } from "../tools/toolRegistry.js";
+import type { BatchRun } from "../tools/toolScheduler.js";
+import { streamModelTurn, type TurnOutcome } from "./modelTurn.js";
+import { prepareRequest } from "./requestPreparation.js";
+import { blockedByHook, completeRun } from "./runCompletion.js";
+import { type RunProgress, type RunResult, startProgress, userCheckpointSettled } from "./runProgress.js";
+import type { SessionCheckpoints } from "./sessionCheckpoints.js";
+import type { SessionContext } from "./sessionContext.js";
+import type { SessionHooks } from "./sessionHooks.js";
+import {
+  failedTurn,
+  finishWith,
+  goOn,
+  iterationLimit,
+  loopDetected,
+  planLeftOpen,
+  type RunEnding,
+  type RunVerdict,
+  stopHookAsksMore,
+} from "./stopConditions.js";
+import type { RoundOutcome, ToolRound } from "./toolRound.js";
+import type { Transcript } from "./transcript.js";
+
+/** What a run uses of its session; the session makes it once. */
+export interface RunHost {
+  readonly sessionId: string;
+  readonly model: ModelClient;
+  readonly tools: ToolRegistry;
+  /** Tool rounds per user message before the run stops with `iteration_limit`. */
+  readonly maxIterations: number;
+  readonly context: SessionContext;
+  readonly transcript: Transcript;
+  readonly hooks: SessionHooks;
+  readonly checkpoints: SessionCheckpoints;
+  readonly toolRound: ToolRound;
+  readonly todos: SessionTodoList;
+  mode(): Mode;
+  approvalMode(): ApprovalMode;
+  /** The tools this mode and model offer, by name. */
+  offeredTools(): Set<string>;
+  loadAgents(): Promise<void>;
+  /** Messages the user sent while the run was busy, taken off the queue. */
+  takeQueued(): string[];
+  /** Adds a model call's usage to the session's total, and returns the total. */
+  spend(usage: Usage): Usage;
+  /** What sub-agents spent since the last call. */
+  takeChildUsage(): Usage;
+  transition(runId: string, to: RunState): void;
+}
+
+/**
+ * One user message through the loop of SPEC §3: a model turn, the tool round its calls make, and
+ * the verdict on what follows — until a stop condition ends the run.
+ */
+export class AgentRun {
+  private readonly progress: RunProgress;
+  private offered: ReadonlySet<string> = new Set();
+  private specs: ReturnType<ToolRegistry["specs"]> = [];
+  /** The user message this run answers: tool-call checkpoints point at it. */
+  private messageId = "";
+
+  constructor(
+    private readonly host: RunHost,
+    runId: string,
+    emit: RunProgress["emit"],
+    private readonly signal: AbortSignal,
+  ) {
+    this.progress = startProgress(runId, emit);
+  }
+
+  async execute(text: string): Promise<RunResult> {
+    const { host, progress: run } = this;
+    run.emit({ type: "run_start", mode: host.mode(), model: host.model.modelId, prompt: text });
+    const prompted = await host.hooks.onPrompt(text, this.signal);
+    if (prompted.blocked !== undefined) return blockedByHook(run, prompted.blocked);
+    await this.begin(text, prompted.context);
+    for (;;) {
+      const ended = this.beforeTurn();
+      if (ended) {
+        await userCheckpointSettled(run);
+        return this.finish(ended);
+      }
+      run.iterations++;
+      run.emit({ type: "turn_start", iteration: run.iterations, maxIterations: host.maxIterations });
+      this.setState("streaming");
+      const turn = await this.modelTurn();
+      const calls = turn.error || turn.loopWarning ? [] : toolCallsOf(turn);
+      const round = calls.length > 0 ? await this.toolRound(calls) : undefined;
+      run.emit({ type: "turn_end", iteration: run.iterations, toolCalls: calls.length });
+      const verdict = await this.verdictAfter(turn, round);
+      if (verdict.kind === "finish") return this.finish(verdict);
+      if (verdict.reminder) host.transcript.remind(verdict.reminder);
+    }
+  }
+
+  /**
+   * The user message with what hooks and the context add to it. The snapshot of the project
+   * before it runs while the context is gathered (rules, git facts, mentions) and the first
+   * request streams: none of that changes a file, and no tool runs before the snapshot has
+   * settled (awaited once the first answer is in).
+   */
+  private async begin(text: string, hookContext: string[]): Promise<void> {
+    const { host, progress: run } = this;
+    const messageId = newId();
+    const snapshot = host.checkpoints.start("user_message", { messageId });
+    await host.loadAgents();
+    const attached = await host.context.beginRun(text, {
+      mode: host.mode(),
+      offered: host.offeredTools(),
+      signal: this.signal,
+    });
+    const message = host.transcript.newMessage(
+      "user",
+      [
+        { type: "text", text },
+        ...hookContext.map((context) => ({ type: "system_reminder" as const, text: context })),
+        ...attached,
+      ],
+      messageId,
+    );
+    this.messageId = message.id;
+    if (snapshot)
+      run.userCheckpoint = host.checkpoints.record(run.emit, "user_message", { messageId }, snapshot);
+    host.transcript.append(message);
+    this.offered = host.offeredTools();
+    this.specs = host.tools.specs((tool) => this.offered.has(tool.name));
+  }
+
+  /** Before each turn: a cancel ends the run, queued messages join it, the iteration cap applies. */
+  private beforeTurn(): RunEnding | undefined {
+    if (this.signal.aborted) return finishWith("cancelled");
+    for (const text of this.host.takeQueued()) this.host.transcript.push("user", [{ type: "text", text }]);
+    return iterationLimit(this.progress, this.host.maxIterations);
+  }
+
+  /** One model call: the request prepared, the answer streamed, its usage counted and kept. */
+  private async modelTurn(): Promise<TurnOutcome> {
+    const { host, progress: run } = this;
+    const prepared = await prepareRequest({
+      context: host.context,
+      transcript: host.transcript,
+      hooks: host.hooks,
+      sessionId: host.sessionId,
+      modelId: host.model.modelId,
+      mode: host.mode(),
+      specs: this.specs,
+      signal: this.signal,
+      force: run.forceCompaction ? { trigger: "overflow" } : undefined,
+      emit: run.emit,
+    });
+    run.forceCompaction = false;
+    const turn = await streamModelTurn({
+      model: host.model,
+      prepared,
+      specs: this.specs,
+      signal: this.signal,
+      emit: run.emit,
+      loop: host.context.loop,
+    });
+    await userCheckpointSettled(run);
+    if (turn.usage) {
+      if (prepared.estimatedInputTokens !== undefined) {
+        host.context.ledger.calibrate(prepared.estimatedInputTokens, turn.usage.inputTokens);
+      }
+      run.usage = addUsage(run.usage, turn.usage);
+      run.emit({ type: "usage", usage: turn.usage, total: host.spend(turn.usage) });
+    }
+    if (turn.parts.length > 0) host.transcript.push("assistant", turn.parts);
+    if (turn.text) run.final = turn.text;
+    if (turn.loopWarning && !turn.error) {
+      // The cut-off answer stands; the model is told why and asked again.
+      run.emit({ type: "loop_warning", ...turn.loopWarning });
+      host.transcript.remind(turn.loopWarning.message);
+    }
+    return turn;
+  }
+
+  private async toolRound(calls: ToolCallPart[]): Promise<RoundOutcome> {
+    const { host, progress: run } = this;
+    const batch: BatchRun = {
+      offered: this.offered,
+      approvalMode: host.approvalMode(),
+      emit: run.emit,
+      setState: (to) => this.setState(to),
+      signal: this.signal,
+      ...(host.checkpoints.enabled
+        ? {
+            checkpoint: (call) =>
+              host.checkpoints.take(run.emit, "tool_call", {
+                messageId: this.messageId,
+                callId: call.callId,
+              }),
+          }
+        : {}),
+    };
+    const round = await host.toolRound.run(calls, batch);
+    run.usage = addUsage(run.usage, host.takeChildUsage());
+    return round;
+  }
+
+  /** Whether the run goes on after a turn: the stop conditions, asked in order. */
+  private async verdictAfter(turn: TurnOutcome, round: RoundOutcome | undefined): Promise<RunVerdict> {
+    if (turn.error) return failedTurn(turn.error, this.progress);
+    // A repeating answer was cut off; the model has been told and is asked again.
+    if (turn.loopWarning) return goOn;
+    if (round) return this.afterTools(round);
+    return this.whenModelStops();
+  }
+
+  private afterTools(round: RoundOutcome): RunVerdict {
+    if (this.signal.aborted) return finishWith("cancelled");
+    const detected = loopDetected(round.stop, this.progress);
+    if (detected) return detected;
+    this.setState("tool_results");
+    return goOn;
+  }
+
+  /** The model answered without calls: the run ends, unless the plan or a Stop hook says to go on. */
+  private async whenModelStops(): Promise<RunVerdict> {
+    const run = this.progress;
+    return (
+      planLeftOpen(this.host.todos.current(), run) ??
+      stopHookAsksMore(await this.host.hooks.onStop(run.stopHookActive, this.signal), run) ??
+      finishWith("completed")
+    );
+  }
+
+  private finish(ending: RunEnding): RunResult {
+    return completeRun(this.progress, ending, {
+      todos: this.host.todos,
+      setState: (to) => this.setState(to),
+    });
+  }
+
+  private setState(to: RunState): void {
+    this.host.transition(this.progress.runId, to);
+  }
+}
+
+function toolCallsOf(turn: TurnOutcome): ToolCallPart[] {
+  return turn.parts.filter((part): part is ToolCallPart => part.type === "tool_call");
+}
