@@ -187,15 +187,13 @@ export class AgentRun {
       emit: run.emit,
       setState: (to) => this.setState(to),
       signal: this.signal,
-      ...(host.checkpoints.enabled
-        ? {
-            checkpoint: (call) =>
-              host.checkpoints.take(run.emit, "tool_call", {
-                messageId: this.messageId,
-                callId: call.callId,
-              }),
-          }
-        : {}),
+      checkpoint: host.checkpoints.enabled
+        ? (call) =>
+            host.checkpoints.take(run.emit, "tool_call", {
+              messageId: this.messageId,
+              callId: call.callId,
+            })
+        : undefined,
     };
     const round = await host.toolRound.run(calls, batch);
     run.usage = addUsage(run.usage, host.takeChildUsage());

@@ -122,14 +122,17 @@ export class AgentSession {
       lints,
       settings: {
         ...options.context,
-        ...(options.memories ? { memories: () => options.memories?.memoriesForPrompt() ?? [] } : {}),
+        // Spread over the caller's settings: without a memory book theirs stays.
+        memories: options.memories
+          ? () => options.memories?.memoriesForPrompt() ?? []
+          : options.context?.memories,
       },
     });
     this.todos = new SessionTodoList({
       initial: store && options.sessionId ? loadTodos(store.db, options.sessionId) : undefined,
-      ...(store
-        ? { persist: (todos: TodoItem[]) => this.storage.write((db) => saveTodos(db.db, this.id, todos)) }
-        : {}),
+      persist: store
+        ? (todos: TodoItem[]) => this.storage.write((written) => saveTodos(written.db, this.id, todos))
+        : undefined,
     });
     this.hooks = new SessionHooks({
       hooks: options.hooks,
@@ -185,7 +188,7 @@ export class AgentSession {
         model: options.model.modelId,
       });
       // Subscribed first, so a fact is stored before any face hears of it.
-      this.bus.subscribe((event) => this.storage.write((db) => db.recordEvent(event)));
+      this.bus.subscribe((event) => this.storage.write((written) => written.recordEvent(event)));
     }
     this.transcript.resume(options.history ?? []);
     if (options.priorUsage) this.totalUsage = options.priorUsage;

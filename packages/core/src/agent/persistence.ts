@@ -45,10 +45,9 @@ export async function openPersistence(
       : await openShadowRepository({
           latheHome: settings.latheHome,
           projectRoot: settings.projectRoot,
-          ...(settings.checkpoints?.maxFileBytes ? { maxFileBytes: settings.checkpoints.maxFileBytes } : {}),
-          ...(settings.checkpoints?.maxTotalBytes
-            ? { maxTotalBytes: settings.checkpoints.maxTotalBytes }
-            : {}),
+          // 0 is no cap set: the defaults apply.
+          maxFileBytes: settings.checkpoints?.maxFileBytes || undefined,
+          maxTotalBytes: settings.checkpoints?.maxTotalBytes || undefined,
         });
   if (shadow && !shadow.ok)
     logger.warn("checkpoints are off", { code: shadow.error.code, reason: shadow.error.message });
@@ -56,8 +55,8 @@ export async function openPersistence(
     ok: true,
     value: {
       store,
-      ...(shadow?.ok ? { checkpoints: shadow.value } : {}),
-      ...(shadow && !shadow.ok ? { checkpointsOff: shadow.error } : {}),
+      checkpoints: shadow?.ok ? shadow.value : undefined,
+      checkpointsOff: shadow && !shadow.ok ? shadow.error : undefined,
       logger,
       redact,
       trace(session) {
@@ -71,12 +70,8 @@ export async function openPersistence(
             logger.warn("trace export failed", {
               error: error instanceof Error ? error.message : String(error),
             }),
-          ...(settings.telemetry
-            ? {
-                otlpEndpoint: settings.telemetry.otlpEndpoint,
-                ...(settings.telemetry.otlpHeaders ? { otlpHeaders: settings.telemetry.otlpHeaders } : {}),
-              }
-            : {}),
+          otlpEndpoint: settings.telemetry?.otlpEndpoint,
+          otlpHeaders: settings.telemetry?.otlpHeaders,
         });
         const unsubscribe = session.subscribe((event) => {
           tracer.handle(event);
@@ -116,7 +111,8 @@ function logEvent(logger: Logger, event: LatheEvent): void {
         reason: event.reason,
         iterations: event.iterations,
         durationMs: event.durationMs,
-        ...(event.error ? { code: event.error.code, error: event.error.message } : {}),
+        code: event.error?.code,
+        error: event.error?.message,
       });
       return;
     case "retry":
@@ -136,7 +132,7 @@ function logEvent(logger: Logger, event: LatheEvent): void {
       });
       return;
     case "notice":
-      logger.warn(event.message, { ...ids, ...(event.code ? { code: event.code } : {}) });
+      logger.warn(event.message, { ...ids, code: event.code });
       return;
     default:
       return;

@@ -32,17 +32,11 @@ export async function prepareRequest(input: {
     sessionId: input.sessionId,
     signal,
     force,
-    ...(hooks.configured
-      ? {
-          beforeCompaction: async (trigger: "auto" | "manual") => {
-            await hooks.run(
-              "PreCompact",
-              { trigger, ...(force?.focus ? { customInstructions: force.focus } : {}) },
-              signal,
-            );
-          },
+    beforeCompaction: hooks.configured
+      ? async (trigger: "auto" | "manual") => {
+          await hooks.run("PreCompact", { trigger, customInstructions: force?.focus || undefined }, signal);
         }
-      : {}),
+      : undefined,
   });
   const compaction = prepared.compaction;
   if (compaction?.report.summaryError) {
@@ -65,7 +59,7 @@ export async function prepareRequest(input: {
       tokensAfter: report.tokensAfter,
       prunedOutputs: report.prunedOutputs,
       summarized: report.summarized,
-      ...(report.summaryTokens !== undefined ? { summaryTokens: report.summaryTokens } : {}),
+      summaryTokens: report.summaryTokens,
       durationMs: compaction.durationMs,
     });
   }

@@ -33,7 +33,7 @@ export function completeRun(
     final: run.final,
     usage: run.usage,
     durationMs: durationOf(run),
-    ...(error ? { error } : {}),
+    error,
   });
   session.setState("idle");
   return resultOf(run, status, error);
@@ -56,5 +56,5 @@ export function blockedByHook(run: RunProgress, reason: string): RunResult {
 
 function resultOf(run: RunProgress, status: RunEndReason, error: LatheErrorInfo | undefined): RunResult {
   const { runId, iterations, final, usage } = run;
-  return { runId, status, iterations, final, usage, ...(error ? { error } : {}) };
+  return { runId, status, iterations, final, usage, error };
 }

@@ -102,7 +102,7 @@ export class SessionContext {
   loadRules(): Promise<RuleLoadError[]> {
     this.rulesLoading ??= loadRules({
       projectRoot: this.options.projectRoot,
-      ...(this.options.settings.userRules ? { userRules: this.options.settings.userRules } : {}),
+      userRules: this.options.settings.userRules,
     }).then(({ rules, errors }) => {
       this.rules = rules;
       return errors;
@@ -141,10 +141,10 @@ export class SessionContext {
     if (mentions.length === 0) return [];
     const resolved = await resolveMentions(mentions, {
       projectRoot: this.options.projectRoot,
-      ...(this.options.settings.codeIndex ? { codeSearch: this.options.settings.codeIndex } : {}),
-      ...(this.options.store ? { store: this.options.store } : {}),
+      codeSearch: this.options.settings.codeIndex,
+      store: this.options.store,
       lintProblems: [],
-      ...(this.options.settings.allowLocalUrls ? { allowLocalUrls: true } : {}),
+      allowLocalUrls: this.options.settings.allowLocalUrls,
       fileReads: this.options.fileReads,
       signal,
       countTokens,
@@ -227,9 +227,10 @@ export class SessionContext {
       recentEdits: this.recentEdits,
       query: this.latestPrompt,
       // Only an index already built: building one is the user's search's job, not every request's.
-      ...(this.options.settings.codeIndex?.fileCount !== undefined
-        ? { codeSearch: this.options.settings.codeIndex }
-        : {}),
+      codeSearch:
+        this.options.settings.codeIndex?.fileCount === undefined
+          ? undefined
+          : this.options.settings.codeIndex,
       budgetTokens: dynamicBudget,
       countTokens,
       fileReads: this.options.fileReads,
@@ -247,11 +248,11 @@ export class SessionContext {
           shell: this.options.shell,
           now: new Date(),
         })),
-      ...(rendered?.text ? { rules: rendered.text } : {}),
-      ...(this.rules ? { requestableRules: this.rules.requestable() } : {}),
-      ...(this.strategyHint ? { strategyHint: this.strategyHint } : {}),
-      ...(this.repoMap ? { repoMap: this.repoMap } : {}),
-      ...(this.memories.length > 0 ? { memories: this.memories } : {}),
+      rules: rendered?.text,
+      requestableRules: this.rules?.requestable(),
+      strategyHint: this.strategyHint,
+      repoMap: this.repoMap,
+      memories: this.memories,
       applyPatch: input.applyPatch,
     });
     const toolsJson = JSON.stringify(input.specs);
@@ -286,8 +287,8 @@ export class SessionContext {
       settings,
       request: { system: requestSystem, toolsJson },
       summarizer: this.options.settings.summarizer ?? this.options.model,
-      ...(input.force?.focus ? { focus: input.force.focus } : {}),
-      ...(input.force ? { force: true } : {}),
+      focus: input.force?.focus,
+      force: input.force !== undefined,
       signal: input.signal,
       sessionId: input.sessionId,
     });
@@ -298,15 +299,13 @@ export class SessionContext {
       system,
       messages,
       estimatedInputTokens: this.ledger.estimateRequest({ system, messages, toolsJson }),
-      ...(compacted
+      compaction: compacted
         ? {
-            compaction: {
-              ...(compacted.summaryMessage ? { summary: compacted.summaryMessage } : {}),
-              report: compacted.report,
-              durationMs: Math.round(performance.now() - started),
-            },
+            summary: compacted.summaryMessage,
+            report: compacted.report,
+            durationMs: Math.round(performance.now() - started),
           }
-        : {}),
+        : undefined,
     };
   }
 }

@@ -184,8 +184,8 @@ function decideFor(tool: AnyTool, args: unknown, deps: SchedulerDeps): Promise<P
     approvalMode: deps.approvalMode,
     rules: deps.rules(),
     latheHome: deps.context.latheHome,
-    ...(deps.secrets ? { secrets: deps.secrets } : {}),
-    ...(deps.sandbox ? { sandbox: { networkAlwaysOn: deps.sandbox.networkAlwaysOn } } : {}),
+    secrets: deps.secrets,
+    sandbox: deps.sandbox ? { networkAlwaysOn: deps.sandbox.networkAlwaysOn } : undefined,
   });
 }
 
@@ -259,7 +259,7 @@ async function approve(
       arguments: item.args,
       risk: current.risk,
       reason: current.reason,
-      ...(alwaysRules !== undefined ? { alwaysRules } : {}),
+      alwaysRules,
     },
     deps,
   );

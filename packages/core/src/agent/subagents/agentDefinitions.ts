@@ -81,8 +81,8 @@ export async function loadAgentDefinitions(
       name,
       description: data.description.trim(),
       readonly: data.readonly === true,
-      ...(tools ? { tools: tools.filter(Boolean) } : {}),
-      ...(typeof data.model === "string" ? { model: data.model } : {}),
+      tools: tools?.filter(Boolean),
+      model: typeof data.model === "string" ? data.model : undefined,
       instructions: parsed.body.trim(),
       source,
     });

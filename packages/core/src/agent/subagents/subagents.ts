@@ -214,7 +214,7 @@ function outcome(
   return {
     ok: false,
     error: result.error ?? errorInfo("E_TOOL_EXECUTION", `The sub-agent ended: ${status}.`),
-    ...(soFar ? { output: soFar } : {}),
+    output: soFar || undefined,
   };
 }
 

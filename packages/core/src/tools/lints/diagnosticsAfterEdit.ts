@@ -47,7 +47,7 @@ export async function diagnosticsAfterEdit(
     timeoutMs: options.timeoutMs ?? defaultAfterEditTimeoutMs,
     sandbox: options.sandbox,
     passEnvironment: options.passEnvironment,
-    ...(options.checkers === undefined ? {} : { checkers: options.checkers }),
+    checkers: options.checkers,
   });
   if (run.cancelled || run.timedOut.length > 0 || run.failed.length > 0) return undefined;
   const diagnostics = run.diagnostics.filter((diagnostic) => diagnostic.file === relative);

@@ -68,7 +68,7 @@ async function applyPatch(
         path: report.path,
         action: report.action,
         diff: report.diff,
-        ...(report.from === undefined ? {} : { from: report.from }),
+        from: report.from,
         added: report.added,
         removed: report.removed,
       })),

@@ -52,5 +52,5 @@ function fromMessage(message: ConsoleMessage): ConsoleEntry {
   const { url, lineNumber } = message.location();
   // Playwright's line numbers are 0-based; people and editors count from 1.
   const location = url === "" ? undefined : `${url}:${lineNumber + 1}`;
-  return { level: message.type(), text: message.text(), ...(location === undefined ? {} : { location }) };
+  return { level: message.type(), text: message.text(), location };
 }

@@ -109,7 +109,7 @@ export class GuardProxy {
       method: request.method,
       headers: endToEndHeaders(request.rawHeaders),
       agent: false,
-      ...(checked.literal ? {} : { lookup: pinnedLookup(checked.hostname, checked.addresses) }),
+      lookup: checked.literal ? undefined : pinnedLookup(checked.hostname, checked.addresses),
     });
     upstream.on("response", (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEndHeaders(answer.rawHeaders));

@@ -61,7 +61,7 @@ export async function screenshot(args: ActionOf<"screenshot">, env: ActionEnv): 
       bytes: png.length,
       width,
       height,
-      ...(inline ? { base64: png.toString("base64") } : {}),
+      base64: inline ? png.toString("base64") : undefined,
     },
   };
 }

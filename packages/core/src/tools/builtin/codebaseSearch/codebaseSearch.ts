@@ -62,7 +62,7 @@ async function codebaseSearch(args: CodebaseSearchArgs, ctx: ToolContext): Promi
   if (scope !== undefined && !scope.ok) return { ok: false, error: scope.error };
   const options = {
     limit: args.limit ?? defaultLimit,
-    ...(scope === undefined ? {} : { paths: scope.paths }),
+    paths: scope?.paths,
   };
   let hits: CodeSearchHit[];
   try {

@@ -16,7 +16,7 @@ export async function assessCommand(
   return {
     risk: analysis.risk,
     reason: analysis.reason,
-    ...(analysis.block ? { block: analysis.block } : {}),
-    ...(analysis.needsNetwork ? { needsNetwork: true } : {}),
+    block: analysis.block,
+    needsNetwork: analysis.needsNetwork,
   };
 }

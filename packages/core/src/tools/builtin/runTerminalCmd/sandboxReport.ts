@@ -27,7 +27,7 @@ export function sandboxMetadata(sandbox: CallSandbox, denied: boolean): Record<s
     return {
       sandboxed: true,
       sandboxNetwork: sandbox.launch.network,
-      ...(denied ? { sandboxDenied: true } : {}),
+      sandboxDenied: denied || undefined,
     };
   }
   if (sandbox.kind === "unsandboxed" && sandbox.notice !== undefined)

@@ -48,12 +48,11 @@ export const taskTool = defineTool({
         description: args.description,
         prompt: args.prompt,
         callId: ctx.callId,
-        ...(ctx.emitEvent ? { emit: ctx.emitEvent } : {}),
+        emit: ctx.emitEvent,
       },
       ctx.signal,
     );
-    if (!result.ok)
-      return { ok: false, error: result.error, ...(result.output ? { output: result.output } : {}) };
+    if (!result.ok) return { ok: false, error: result.error, output: result.output || undefined };
     return {
       ok: true,
       output: result.output || "(the sub-agent finished without a report)",
