@@ -1,5 +1,5 @@
 // Types for corpus.mjs, which stays plain JavaScript so the benchmark can run it without a build.
-export type RefusalCode = "E_MULTIPLE_MATCHES" | "E_NOT_FOUND" | "E_NO_CHANGE";
+export type RefusalCode = "E_MULTIPLE_MATCHES" | "E_NOT_FOUND" | "E_NO_CHANGE" | "E_INVALID_ARGS";
 
 export interface GeneratedFileSpec {
   generate: "typescript" | "python" | "go";

@@ -10,7 +10,7 @@ export const casesDir = fileURLToPath(
   new URL("../../packages/core/test/tools/editCorpus/cases/", import.meta.url),
 );
 
-export const refusalCodes = ["E_MULTIPLE_MATCHES", "E_NOT_FOUND", "E_NO_CHANGE"];
+export const refusalCodes = ["E_MULTIPLE_MATCHES", "E_NOT_FOUND", "E_NO_CHANGE", "E_INVALID_ARGS"];
 
 /**
  * Every case of every theme file, with generated files built and expected contents resolved.

@@ -55,7 +55,7 @@ export async function restoreCheckpoint(request: RestoreRequest): Promise<Restor
     result.code = { written, removed };
   }
   if (request.conversation && atMessage) {
-    const backup = store.fork(session.id);
+    const backup = store.fork(session.id, undefined, { backup: true });
     if (!backup.ok) return backup;
     const dropped = store.truncateFrom(session.id, checkpoint.messageId!);
     if (!dropped.ok) return dropped;

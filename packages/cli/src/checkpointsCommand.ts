@@ -19,8 +19,8 @@ Commands:
                            checkpoint taken at a message, the conversation goes back too
                            (to just before that message; the full one is kept as a fork)
 
-CHECKPOINT is a checkpoint id, a unique prefix of one, or the id of the user message it
-was taken at. SESSION is a session id or prefix.
+CHECKPOINT is a checkpoint id, a unique prefix of one (list prints the shortest), or the
+id of the user message it was taken at. SESSION is a session id or a unique prefix.
 
 Options:
       --cwd DIR              project directory (default: the current directory)
@@ -92,6 +92,10 @@ function list({ io, store, values }: Context, ref: string | undefined, projectRo
   const prompts = userPrompts(store, info.id);
   io.stdout(`Session ${info.id}  ${info.title || "(untitled)"}\n`);
   if (checkpoints.length === 0) io.stdout("No checkpoints.\n");
+  const shortIds = new Map(
+    checkpoints.map((checkpoint) => [checkpoint.id, store.shortCheckpointId(checkpoint.id)]),
+  );
+  const width = Math.max(0, ...[...shortIds.values()].map((id) => id.length));
   for (const checkpoint of checkpoints) {
     const at = new Date(checkpoint.createdAt).toISOString().slice(11, 19);
     const what =
@@ -100,7 +104,7 @@ function list({ io, store, values }: Context, ref: string | undefined, projectRo
         : checkpoint.reason === "tool_call"
           ? `before tool call ${checkpoint.callId ?? ""}`
           : "before a restore";
-    io.stdout(`${checkpoint.id}  ${at}  ${what}\n`);
+    io.stdout(`${shortIds.get(checkpoint.id)!.padEnd(width)}  ${at}  ${what}\n`);
   }
   return exitCodes.completed;
 }

@@ -1,13 +1,14 @@
 import { parseArgs } from "node:util";
 import { type ApprovalMode, approvalModeSchema, parseRule } from "@lathe/core";
 import { type Mode, modeSchema } from "@lathe/protocol";
+import { planPromptFrom } from "./planArgument.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
 export interface CliArgs {
   help: boolean;
   version: boolean;
-  /** Headless when a prompt is given with -p, or when stdin is not a terminal. */
+  /** Headless when a prompt is given with -p or `--plan`, or when stdin is not a terminal. */
   print: boolean;
   prompt?: string;
   cwd: string;
@@ -79,6 +80,9 @@ Lathe is a coding agent: give it a task and it reads and changes your code throu
   lathe trace SESSION         the span tree of a session's runs, with timings
   lathe serve [--port N]      the local server for the web UI and other clients
   lathe eval [--model M]      the evaluation cases, scripted or against a real model
+  lathe models                the model catalog and the providers with a key (lathe models --help)
+  lathe config [get|set|unset]  settings in effect and where each comes from (lathe config --help)
+  lathe mcp list|tools|add|remove   MCP servers, their state and their tools (lathe mcp --help)
 
 Options:
   -p, --print                run headless (the prompt is the argument, or stdin)
@@ -94,6 +98,7 @@ Options:
       --trust                trust this folder's project hooks, MCP servers, allow rules and
                              agents as they are now, and remember it (see lathe trust)
       --output-format FMT    text (default) | json | stream-json
+      --plan FILE            run a plan saved by plan mode (.lathe/plans/…) in agent mode, headless
   -r, --resume [ID]          continue a stored session (by id or prefix; the latest without one)
   -c, --continue             continue the latest session of this project
   -v, --version              print the version
@@ -140,19 +145,22 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       if (!parsedRule.ok) return { ok: false, message: `${flag}: ${parsedRule.message}` };
     }
   }
-  const prompt = positionals.length > 0 ? positionals.join(" ") : undefined;
+  const typed = positionals.length > 0 ? positionals.join(" ") : undefined;
+  const plan = values.plan === undefined ? undefined : planRun(values.plan, typed, mode?.data, cwd);
+  if (plan && !plan.ok) return plan;
+  const prompt = plan?.prompt ?? typed;
   return {
     ok: true,
     args: {
       help: values.help ?? false,
       version: values.version ?? false,
-      print: values.print ?? false,
+      print: (values.print ?? false) || plan !== undefined,
       prompt,
       cwd: values.cwd ?? cwd,
       model: values.model,
       baseUrl: values["base-url"],
       apiKey: values["api-key"],
-      mode: mode?.data,
+      mode: plan ? (mode?.data ?? "agent") : mode?.data,
       approvalMode: approval?.data,
       maxIterations,
       outputFormat,
@@ -162,6 +170,25 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       resume,
     },
   };
+}
+
+/** A plan runs where tools can change files: agent mode (or debug), never plan or ask. */
+function planRun(
+  file: string,
+  typed: string | undefined,
+  mode: Mode | undefined,
+  cwd: string,
+): { ok: true; prompt: string } | { ok: false; message: string } {
+  if (mode === "plan" || mode === "ask") {
+    return {
+      ok: false,
+      message: `--plan runs a plan in agent mode; it cannot be combined with --mode ${mode}`,
+    };
+  }
+  if (typed !== undefined) {
+    return { ok: false, message: "--plan takes the task from the plan file; give no prompt with it" };
+  }
+  return planPromptFrom(file, cwd);
 }
 
 function parse(argv: string[]) {
@@ -179,6 +206,7 @@ function parse(argv: string[]) {
       "approval-mode": { type: "string" },
       "max-iterations": { type: "string" },
       "output-format": { type: "string" },
+      plan: { type: "string" },
       allow: { type: "string", multiple: true },
       deny: { type: "string", multiple: true },
       trust: { type: "boolean" },

@@ -136,6 +136,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     settings,
     env,
     warn: inputs.warn,
+    background: true,
   });
   const registry = tools.registry;
   const summarizer = settings.fastModel ? fastModelClient(settings.fastModel, inputs) : undefined;
@@ -157,6 +158,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
       userRules: settings.rules,
       summarizer,
       codeIndex: indexCode ? codeIndexFor(store, projectRoot.path, inputs) : undefined,
+      mcpResources: tools.mcp?.resources,
     },
     store,
     checkpoints,
@@ -175,6 +177,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     latheHome: inputs.latheHome,
     model: client.client,
     tools: registry,
+    mcp: tools.mcp,
     mode: args.mode ?? settings.mode,
     approvalMode: args.approvalMode ?? settings.approvalMode,
     maxIterations: args.maxIterations ?? settings.maxIterations,

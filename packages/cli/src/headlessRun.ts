@@ -1,6 +1,7 @@
 import { type AgentSession, redactDeep } from "@lathe/core";
 import type { OutputFormat } from "./cliArgs.js";
 import { exitCodeFor } from "./exitCodes.js";
+import { followToolRounds } from "./finalToolRound.js";
 import { streamJsonOutput } from "./output/streamJsonOutput.js";
 import { textOutput } from "./output/textOutput.js";
 
@@ -10,8 +11,6 @@ export interface HeadlessInputs {
   outputFormat: OutputFormat;
   cwd: string;
   modelId: string;
-  mode: string;
-  toolNames: string[];
   version: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
@@ -28,14 +27,20 @@ export async function runHeadless(inputs: HeadlessInputs): Promise<number> {
             session,
             cwd: inputs.cwd,
             model: inputs.modelId,
-            mode: inputs.mode,
-            tools: inputs.toolNames,
             version: inputs.version,
           },
           stdout,
         )
       : undefined;
-  const text = inputs.outputFormat === "text" ? textOutput(session, { out: stdout, err: stderr }) : undefined;
+  const text =
+    inputs.outputFormat === "text"
+      ? textOutput(session, { out: stdout, err: stderr }, inputs.cwd)
+      : undefined;
+  let plan: { path: string; title: string } | undefined;
+  const stopWatchingPlan = session.subscribe((event) => {
+    if (event.type === "plan_saved") plan = { path: event.path, title: event.title };
+  });
+  const rounds = followToolRounds(session);
   let interrupts = 0;
   const onSignal = () => {
     interrupts++;
@@ -47,7 +52,9 @@ export async function runHeadless(inputs: HeadlessInputs): Promise<number> {
   const result = await session.send(inputs.prompt);
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
+  stopWatchingPlan();
   const durationMs = Math.round(performance.now() - started);
+  const exitCode = exitCodeFor(result, rounds.finalRound(result.runId));
   stream?.finish(result, durationMs);
   text?.finish(result);
   if (inputs.outputFormat === "json") {
@@ -64,11 +71,12 @@ export async function runHeadless(inputs: HeadlessInputs): Promise<number> {
             session_id: session.id,
             duration_ms: durationMs,
             error: result.error,
+            plan,
           },
           session.redact,
         ),
       )}\n`,
     );
   }
-  return exitCodeFor(result);
+  return exitCode;
 }

@@ -29,6 +29,9 @@ const subcommands = new Map<string, () => Promise<CommandRunner>>([
   ["eval", async () => (await import("./evalCommand.js")).runEvalCommand],
   ["trace", async () => (await import("./traceCommand.js")).runTraceCommand],
   ["trust", async () => (await import("./trustCommand.js")).runTrustCommand],
+  ["models", async () => (await import("./modelsCommand.js")).runModelsCommand],
+  ["config", async () => (await import("./configCommand.js")).runConfigCommand],
+  ["mcp", async () => (await import("./mcpCommand.js")).runMcpCommand],
 ]);
 
 async function main(argv: string[]): Promise<number> {
@@ -88,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
   await noticeMissingSandbox(settings.settings.sandbox?.mode ?? "auto", stderr);
   const code = chat
     ? await chat.run(engine.session, `lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`)
-    : await runPrompt(engine, args.prompt, args.outputFormat, args.mode ?? settings.settings.mode ?? "agent");
+    : await runPrompt(engine, args.prompt, args.outputFormat);
   // Background commands live in process groups of their own, which would outlive us.
   await engine.close();
   return code;
@@ -98,7 +101,6 @@ async function runPrompt(
   engine: Extract<EngineSetup, { ok: true }>,
   argPrompt: string | undefined,
   outputFormat: OutputFormat,
-  mode: string,
 ): Promise<number> {
   const prompt = argPrompt ?? (await readStdin());
   if (!prompt.trim()) {
@@ -111,8 +113,6 @@ async function runPrompt(
     outputFormat,
     cwd: engine.projectRoot,
     modelId: engine.modelId,
-    mode,
-    toolNames: engine.toolNames,
     version: cliVersion,
     stdout,
     stderr,

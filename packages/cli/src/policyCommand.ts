@@ -17,6 +17,7 @@ import { exitCodes } from "./exitCodes.js";
 import { latheHomeFrom } from "./latheHome.js";
 import { projectRootFrom } from "./projectRoot.js";
 import { setUpToolCall } from "./toolCallSetup.js";
+import { toolListing, webToolNames } from "./toolListing.js";
 import { loadUserSettings } from "./userSettings.js";
 
 export interface PolicyCommandIo {
@@ -71,11 +72,8 @@ export async function runPolicyCommand(io: PolicyCommandIo): Promise<number> {
     return misuse(error instanceof Error ? error.message : String(error));
   }
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout(policyUsage);
-    return exitCodes.completed;
-  }
   const projectRoot = projectRootFrom(values.cwd ?? io.cwd);
+  if (values.help) return help(io, projectRoot.ok ? projectRoot.path : io.cwd);
   if (!projectRoot.ok) return misuse(projectRoot.error.message);
   const context: CommandContext = {
     io,
@@ -95,6 +93,29 @@ export async function runPolicyCommand(io: PolicyCommandIo): Promise<number> {
     return checkCommand(context);
   }
   return misuse(command === undefined ? "no command given" : `unknown command "${command}"`);
+}
+
+/** The usage, then the tools `check --tool` can judge in this folder: a session's, MCP tools included. */
+async function help(io: PolicyCommandIo, projectRoot: string): Promise<number> {
+  const latheHome = latheHomeFrom(io.env);
+  const settings = loadUserSettings(latheHome);
+  if (!settings.ok) {
+    io.stdout(policyUsage);
+    return exitCodes.completed;
+  }
+  const setup = await setUpToolCall({
+    projectRoot,
+    latheHome,
+    settings: settings.settings,
+    env: io.env,
+    warn: (message) => io.stderr(`lathe policy: ${message}\n`),
+  });
+  try {
+    io.stdout(`${policyUsage}\nTools (check --tool NAME):\n${toolListing(setup.registry)}`);
+  } finally {
+    await setup.close();
+  }
+  return exitCodes.completed;
 }
 
 function parse(argv: string[]) {
@@ -175,7 +196,7 @@ function rulesTable(rules: readonly LoadedRule[], context: CommandContext): stri
 
 /** Rules naming a tool Lathe does not have match nothing; often a Claude Code name like `Bash`. */
 function unknownToolWarnings(rules: readonly LoadedRule[]): string[] {
-  const known = new Set(builtinTools().map((tool) => tool.name));
+  const known = new Set([...builtinTools().map((tool) => tool.name), ...webToolNames]);
   const unknown = new Set(
     rules
       .map((rule) => rule.tool)

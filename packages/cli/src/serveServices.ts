@@ -1,5 +1,6 @@
 import { type ServiceResult, served, type WorkspaceServices } from "@lathe/server";
 import { listMcpServers } from "./mcpListing.js";
+import { probeMcpStatus } from "./mcpStatusProbe.js";
 import { deleteMemory, listMemories } from "./memoryListing.js";
 import { type KeyPlaces, providerKeyStates, storeProviderKey } from "./providerKeys.js";
 import { listRules } from "./ruleListing.js";
@@ -49,6 +50,7 @@ export function serveServices(inputs: ServeServicesInputs): WorkspaceServices {
     deleteMemory: (projectRoot, id) => withStore(access, (store) => deleteMemory(store, projectRoot, id)),
     rules: (projectRoot) => listRules(latheHome, projectRoot),
     mcpServers: async (projectRoot) => listMcpServers(latheHome, projectRoot),
+    mcpStatus: (projectRoot) => probeMcpStatus(latheHome, projectRoot, inputs.env),
     trust: async (projectRoot) => trustStatus(latheHome, projectRoot),
     grantTrust: (projectRoot, fingerprint) => grantProjectTrust(latheHome, projectRoot, fingerprint),
   };

@@ -8,6 +8,7 @@ import {
   createWebSearchTool,
   imageGenerationSettingsFrom,
   loadMcpConfig,
+  McpSessionFeed,
   ToolRegistry,
   webFetchSettingsFrom,
   webSearchSettingsFrom,
@@ -16,6 +17,8 @@ import type { UserSettings } from "./userSettings.js";
 
 export interface SessionTools {
   registry: ToolRegistry;
+  /** The MCP servers, when some are configured: their notices, prompts and resources. */
+  mcp?: McpSessionFeed;
   /** Stops what the tools started: the browser, MCP servers. */
   close(): Promise<void>;
 }
@@ -37,6 +40,12 @@ export async function sessionTools(inputs: {
   settings: UserSettings;
   env: Record<string, string | undefined>;
   warn?: (message: string) => void;
+  /**
+   * A session starts its MCP servers in the background: its first request does not wait for them,
+   * their tools join as each is ready and failures become the session's notices. Without it
+   * (`lathe tool`), every server has started or failed when this returns, failures told to `warn`.
+   */
+  background?: boolean;
 }): Promise<SessionTools> {
   const browsers = new BrowserSessions();
   const { settings, env } = inputs;
@@ -57,14 +66,15 @@ export async function sessionTools(inputs: {
     inputs.warn?.(`mcp: ${problem.file}${problem.server ? ` (${problem.server})` : ""}: ${problem.message}`);
   }
   const hub = mcp.servers.length > 0 ? await createMcpHub() : undefined;
-  if (hub) {
-    const { failures } = await hub.start(mcp.servers, AbortSignal.timeout(30_000));
+  const feed = hub && new McpSessionFeed(hub, registry, mcp.servers, AbortSignal.timeout(30_000));
+  if (feed && !inputs.background) {
+    const { failures } = await feed.started;
     for (const failure of failures)
       inputs.warn?.(`mcp: server ${failure.server} did not start: ${failure.error}`);
-    for (const tool of hub.tools()) registry.register(tool);
   }
   return {
     registry,
+    mcp: feed,
     async close() {
       await Promise.all([browsers.closeAll(), hub?.close()]);
     },

@@ -6,6 +6,7 @@ import {
   importSession,
   type SessionInfo,
   type SessionStore,
+  uniquePrefixes,
 } from "@lathe/core";
 import { errorInfo, type LatheErrorInfo, type Message, type Part, type Usage } from "@lathe/protocol";
 import { exitCodes } from "./exitCodes.js";
@@ -18,14 +19,16 @@ export const sessionsUsage = `Usage: lathe sessions <command> [options]
 
 Commands:
   list                     sessions of this project, most recent first (--all: every project)
-  show ID                  a session's messages, runs, usage and cost
+  show ID                  a session's messages (with their ids), runs, usage and cost
   export ID [--out FILE]   the session as JSON lines (to stdout, or FILE)
   import FILE              a new session in this project from an export
   delete ID                remove a session and everything recorded of it
-  fork ID [--at MESSAGE]   a new session with the conversation up to MESSAGE (default: all)
+  fork ID [--at MESSAGE]   a new session with the conversation up to MESSAGE (default: all);
+                           MESSAGE is a message id or unique prefix, as show prints it
   rename ID [TITLE]        set the title; without TITLE the fast model writes one
 
-ID is a session id or a unique prefix of one. Resume a session with lathe --resume ID.
+ID is a session id or a unique prefix of one; list and show print the shortest unique
+prefix. Resume a session with lathe --resume ID.
 
 Options:
       --cwd DIR              project directory (default: the current directory)
@@ -132,10 +135,12 @@ function list({ io, store, values, projectRoot }: Context): number {
     io.stdout(values.all ? "No sessions yet.\n" : `No sessions in ${projectRoot} yet.\n`);
     return exitCodes.completed;
   }
-  for (const session of sessions) {
+  const shortIds = sessions.map((session) => store.shortSessionId(session.id));
+  const width = Math.max(...shortIds.map((id) => id.length));
+  for (const [index, session] of sessions.entries()) {
     const where = values.all ? `  ${session.projectRoot}` : "";
     io.stdout(
-      `${session.id}  ${timeOf(session.updatedAt)}  ${String(session.messageCount).padStart(4)} msgs  ${costOf(session.usage)}  ${session.title || "(untitled)"}${where}\n`,
+      `${shortIds[index]!.padEnd(width)}  ${timeOf(session.updatedAt)}  ${String(session.messageCount).padStart(4)} msgs  ${costOf(session.usage)}  ${session.title || "(untitled)"}${where}\n`,
     );
   }
   return exitCodes.completed;
@@ -162,14 +167,22 @@ function show({ io, store, values }: Context, session: SessionInfo): number {
     ),
     "",
     "Messages",
-    ...messages.flatMap(messageLines),
+    ...messageLines(messages),
   ];
   io.stdout(`${lines.join("\n")}\n`);
   return exitCodes.completed;
 }
 
-function messageLines(message: Message): string[] {
-  return message.parts.map((part) => partLine(message, part));
+/** Each message's parts, the first one led by the message's unique id prefix (what `fork --at` takes). */
+function messageLines(messages: readonly Message[]): string[] {
+  const shortIds = uniquePrefixes(messages.map((message) => message.id));
+  const width = Math.max(0, ...[...shortIds.values()].map((id) => id.length));
+  return messages.flatMap((message) =>
+    message.parts.map(
+      (part, index) =>
+        `  ${(index === 0 ? shortIds.get(message.id)! : "").padEnd(width)}${partLine(message, part)}`,
+    ),
+  );
 }
 
 function partLine(message: Message, part: Part): string {

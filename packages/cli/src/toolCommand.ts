@@ -19,6 +19,7 @@ import { exitCodes } from "./exitCodes.js";
 import { latheHomeFrom } from "./latheHome.js";
 import { projectRootFrom } from "./projectRoot.js";
 import { setUpToolCall, type ToolCallSetup } from "./toolCallSetup.js";
+import { toolListing } from "./toolListing.js";
 import { loadUserSettings } from "./userSettings.js";
 
 export interface ToolCommandIo {
@@ -51,8 +52,6 @@ The tools are a session's in this folder: the built-ins, the web tools, and the 
 servers in $LATHE_HOME/mcp.json and, in a trusted folder, the project's.
 Commands started with run_terminal_cmd and is_background are stopped when lathe tool exits.
 `;
-
-const descriptionWidth = 90;
 
 /** `lathe tool`: validate, judge as a session would, run, print one JSON line. Returns the exit code. */
 export async function runToolCommand(io: ToolCommandIo): Promise<number> {
@@ -247,21 +246,11 @@ function resultLine(result: ToolResult): ResultLine {
 }
 
 function usageWithTools(registry: ToolRegistry): string {
-  const tools = registry.list();
-  const width = Math.max(...tools.map((tool) => tool.name.length));
-  const lines = tools.map((tool) => `  ${tool.name.padEnd(width)}  ${summary(tool.description)}`);
-  return `${usageHead}\nTools (lathe tool <name> --help for one):\n${lines.join("\n")}\n`;
+  return `${usageHead}\nTools (lathe tool <name> --help for one):\n${toolListing(registry)}`;
 }
 
 function toolHelp(tool: AnyTool, registry: ToolRegistry): string {
   const [spec] = registry.specs((candidate) => candidate.name === tool.name);
   const schema = JSON.stringify(spec?.inputSchema ?? {}, null, 2);
   return `lathe tool ${tool.name} --args <json>   (${tool.kind})\n\n${tool.description}\n\nArguments (JSON Schema):\n${schema}\n`;
-}
-
-/** The first sentence of a tool's description, short enough for one line of a listing. */
-function summary(description: string): string {
-  const firstLine = description.split("\n")[0] ?? "";
-  const sentence = /^(.*?[.!?])(\s|$)/.exec(firstLine)?.[1] ?? firstLine;
-  return sentence.length <= descriptionWidth ? sentence : `${sentence.slice(0, descriptionWidth - 1)}…`;
 }

@@ -242,7 +242,8 @@ describe("approvals and modes in headless runs", () => {
       ],
       "write x.txt",
     );
-    expect(run.code).toBe(0);
+    // Exit 5: the model stopped at the rejection, with no way forward (SPEC §1).
+    expect(run.code).toBe(5);
     expect(existsSync(join(ws.root, "x.txt"))).toBe(false);
     expect(String(openAiMessages(1).find((m) => m.role === "tool")!.content)).toContain("E_USER_REJECTED");
   });

@@ -56,7 +56,8 @@ describe("MCP servers in a session", () => {
 
   it("treats an MCP tool nobody allowed as high risk: a headless run cannot approve it", async () => {
     const { run, chat } = await runWithMcp([]);
-    expect(run.code).toBe(0);
+    // Its only call refused, the run ends denied with no way forward.
+    expect(run.code).toBe(5);
     const second = JSON.stringify(chat[1]!.messages);
     expect(second).toContain("E_USER_REJECTED");
     expect(second).not.toContain("hello hello");

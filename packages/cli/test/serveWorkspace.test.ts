@@ -222,9 +222,18 @@ describe("lathe serve: stored sessions, checkpoints, traces and memories", () =>
     const reopened = await s.api("GET", `/api/sessions/${id}`);
     expect(reopened.body).toMatchObject({ id, state: "idle", streamId: report.streamId, messages: [] });
     const afterRestore = (await s.api("GET", `/api/stored-sessions${q({ projectRoot: root })}`)).body;
+    // The rewound session is the one the user goes on with (`lathe -c`), so it lists first; the
+    // backup keeps the last activity of the conversation it saved.
     expect(afterRestore).toEqual([
-      { ...session, id: report.backupSession, title: "Change things (fork)", messageCount: 12, parentId: id },
-      { ...session, messageCount: 0 },
+      { ...session, messageCount: 0, updatedAt: expect.any(Number) },
+      {
+        ...session,
+        id: report.backupSession,
+        title: "Change things (fork)",
+        messageCount: 12,
+        parentId: id,
+        createdAt: expect.any(Number),
+      },
     ]);
     const afterCheckpoints = (await s.api("GET", `/api/sessions/${id}/checkpoints`)).body as {
       reason: string;

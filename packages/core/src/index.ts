@@ -48,7 +48,12 @@ export type {
   RuleSource,
 } from "./policy/policyTypes.js";
 export * from "./policy/rules/index.js";
-export { readSettingsFile, type SettingsRead } from "./policy/rules/settingsFiles.js";
+export {
+  behaviors,
+  keepLocalSettingsOutOfGit,
+  readSettingsFile,
+  type SettingsRead,
+} from "./policy/rules/settingsFiles.js";
 export { detectSandbox } from "./policy/sandbox/detectSandbox.js";
 export type {
   SandboxContext,

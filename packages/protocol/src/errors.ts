@@ -99,6 +99,16 @@ export const errorCatalog = {
     retryable: false,
     hint: "The checkpoint could not be taken or restored; list them with `lathe checkpoints list`.",
   },
+  E_MCP_START: {
+    number: 7001,
+    retryable: false,
+    hint: "The MCP server did not start; check its entry in mcp.json with `lathe mcp list`.",
+  },
+  E_MCP_PROMPT_NOT_FOUND: {
+    number: 7002,
+    retryable: false,
+    hint: "No running MCP server offers this prompt; type /mcp__<server>__<prompt> as the server names it.",
+  },
 } as const satisfies Record<string, { number: number; retryable: boolean; hint: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

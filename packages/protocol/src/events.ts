@@ -177,6 +177,16 @@ export const eventSchema = z.discriminatedUnion("type", [
     live: z.number().int().nonnegative(),
     cancelled: z.number().int().nonnegative(),
   }),
+  /** A plan-mode run's answer, saved by the engine as an editable markdown plan (SPEC §3). */
+  z.object({
+    type: z.literal("plan_saved"),
+    ...base,
+    /** Relative to the project root, with `/` separators: `.lathe/plans/<date>-<slug>.md`. */
+    path: z.string(),
+    title: z.string(),
+    /** The message that carries the plan out in agent mode, as a face's "Run this plan" sends it. */
+    prompt: z.string(),
+  }),
   /** A sub-agent started by a `task` call (SPEC §4). */
   z.object({
     type: z.literal("subagent_start"),

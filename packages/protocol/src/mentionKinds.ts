@@ -1,4 +1,7 @@
-/** The kinds of @-mention a user message may carry (SPEC §6): parsed by the engine, offered by faces. */
+/**
+ * The kinds of @-mention a user message may carry (SPEC §6): parsed by the engine, offered by faces.
+ * `mcp` is an MCP server's resource, written `@server:uri` (or `@mcp server:uri`).
+ */
 export const mentionKinds = [
   "file",
   "folder",
@@ -10,6 +13,7 @@ export const mentionKinds = [
   "chat",
   "lints",
   "terminal",
+  "mcp",
 ] as const;
 
 export type MentionKind = (typeof mentionKinds)[number];

@@ -218,6 +218,40 @@ export const mcpServerListSchema = z.object({
 export type McpServerList = z.infer<typeof mcpServerListSchema>;
 
 /**
+ * `GET /api/mcp/status?projectRoot=`: the servers a session in the project would start, started
+ * to see how they fare (then stopped): `failed` carries the start error; `stopped` ran, then died.
+ */
+export const mcpServerStatusListSchema = z.object({
+  servers: z.array(
+    z.object({
+      name: z.string(),
+      transport: z.enum(["stdio", "http"]),
+      state: z.enum(["starting", "running", "failed", "stopped"]),
+      error: z.string().optional(),
+      tools: z.array(z.object({ name: z.string(), description: z.string().optional() })),
+      resources: z.array(
+        z.object({
+          uri: z.string(),
+          name: z.string(),
+          description: z.string().optional(),
+          mimeType: z.string().optional(),
+        }),
+      ),
+      prompts: z.array(
+        z.object({
+          name: z.string(),
+          description: z.string().optional(),
+          arguments: z.array(
+            z.object({ name: z.string(), description: z.string().optional(), required: z.boolean() }),
+          ),
+        }),
+      ),
+    }),
+  ),
+});
+export type McpServerStatusList = z.infer<typeof mcpServerStatusListSchema>;
+
+/**
  * `GET /api/trust?projectRoot=` and `POST /api/trust`: whether the project's files that start
  * programs or widen the policy (hooks, MCP servers, allow rules, agents) take effect in its sessions.
  */

@@ -9,12 +9,13 @@ import { filesQuery, mentionsQuery, projectQuery } from "./requestQueries.js";
 /**
  * What a project holds besides its sessions, each read for the `projectRoot` the query names:
  * `GET /api/files?dir=`, `GET /api/mentions?q=`, `GET /api/memories`, `DELETE /api/memories/:id`,
- * `GET /api/rules`, `GET /api/mcp`, each only for a project the server serves. Files and mentions
+ * `GET /api/rules`, `GET /api/mcp`, `GET /api/mcp/status`, each only for a project the server serves. Files and mentions
  * need only the engine; the rest come from the face's services.
  */
 export async function projectRoutes(group: string, call: ApiCall): Promise<Reply> {
   const { request, url, rest } = call;
   if (group === "memories") return memoryRoutes(call);
+  if (group === "mcp" && rest.length === 1 && rest[0] === "status") return mcpStatusRoute(call);
   if (rest.length > 0) return noRoute(url.pathname);
   if (request.method !== "GET") return methodNotAllowed(request.method);
   switch (group) {
@@ -43,6 +44,17 @@ export async function projectRoutes(group: string, call: ApiCall): Promise<Reply
     default:
       return noRoute(url.pathname);
   }
+}
+
+/** `GET /api/mcp/status?projectRoot=`: each server started once to show its state and offer. */
+function mcpStatusRoute(call: ApiCall): Promise<Reply> {
+  if (call.request.method !== "GET") return Promise.resolve(methodNotAllowed(call.request.method));
+  return withServices(call.context, async (services) => {
+    const query = await readProjectQuery(call, projectQuery);
+    if (!query.ok) return query.reply;
+    if (services.mcpStatus === undefined) return noRoute(call.url.pathname);
+    return serviceReply(await services.mcpStatus(query.data.projectRoot));
+  });
 }
 
 function memoryRoutes(call: ApiCall): Promise<Reply> {

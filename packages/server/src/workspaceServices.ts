@@ -3,6 +3,7 @@ import type {
   CheckpointRestoreReply,
   CheckpointSummary,
   McpServerList,
+  McpServerStatusList,
   MemoryList,
   RuleList,
   ServerInfo,
@@ -72,6 +73,8 @@ export interface WorkspaceServices {
   deleteMemory(projectRoot: string, memoryId: string): Promise<ServiceResult<{ deleted: true }>>;
   rules(projectRoot: string): Promise<ServiceResult<RuleList>>;
   mcpServers(projectRoot: string): Promise<ServiceResult<McpServerList>>;
+  /** Starts the servers a session would start, reads how each fared and what it offers, stops them. */
+  mcpStatus?(projectRoot: string): Promise<ServiceResult<McpServerStatusList>>;
   /** Whether the project's hooks, MCP servers, allow rules and agents take effect (workspace trust). */
   trust?(projectRoot: string): Promise<ServiceResult<TrustReply>>;
   /**

@@ -5,8 +5,6 @@ export interface RunInfo {
   session: AgentSession;
   cwd: string;
   model: string;
-  mode: string;
-  tools: string[];
   version: string;
 }
 
@@ -22,14 +20,17 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
     write(`${JSON.stringify(redactDeep(value, info.session.redact))}\n`);
   const calls = new Map<string, unknown>();
   let text = "";
+  // The tools the session's mode offers; `permissionMode` is the approval mode, as Claude Code names it.
+  const { mode, approvalMode, tools } = info.session.setup;
   out({
     type: "system",
     subtype: "init",
     session_id: sessionId,
     cwd: info.cwd,
     model: info.model,
-    permission_mode: info.mode,
-    tools: info.tools,
+    mode,
+    permissionMode: approvalMode,
+    tools,
     lathe_version: info.version,
   });
   const unsubscribe = info.session.subscribe((event: LatheEvent) => {
@@ -100,6 +101,15 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
           ...(event.type === "subagent_start"
             ? { agent: event.agent, description: event.description, call_id: event.callId }
             : { status: event.status, iterations: event.iterations, duration_ms: event.durationMs }),
+        });
+        break;
+      case "plan_saved":
+        out({
+          type: "system",
+          subtype: "plan_saved",
+          session_id: sessionId,
+          path: event.path,
+          title: event.title,
         });
         break;
       case "notice":

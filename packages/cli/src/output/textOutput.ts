@@ -1,13 +1,17 @@
 import type { AgentSession, RunResult } from "@lathe/core";
 import type { LatheEvent } from "@lathe/protocol";
+import { planSavedLine } from "./planSavedLine.js";
 
 export interface TextStreams {
   out: (text: string) => void;
   err: (text: string) => void;
 }
 
-/** Plain text, redacted: the answer streams to stdout; tool activity and problems go to stderr. */
-export function textOutput(session: AgentSession, printTo: TextStreams) {
+/**
+ * Plain text, redacted: the answer streams to stdout; tool activity and problems go to stderr.
+ * With the project root, a saved plan's path is shown from the current directory.
+ */
+export function textOutput(session: AgentSession, printTo: TextStreams, projectRoot?: string) {
   const streams: TextStreams = {
     out: (text) => printTo.out(session.redact(text)),
     err: (text) => printTo.err(session.redact(text)),
@@ -41,6 +45,10 @@ export function textOutput(session: AgentSession, printTo: TextStreams) {
         break;
       case "notice":
         streams.err(`[${event.level}${event.code ? ` ${event.code}` : ""}] ${event.message}\n`);
+        break;
+      case "plan_saved":
+        if (!atLineStart) say("\n");
+        streams.err(planSavedLine(event, projectRoot));
         break;
     }
   });

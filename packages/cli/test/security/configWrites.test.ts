@@ -64,7 +64,8 @@ async function attack(project: Project, approvalMode: string) {
     approvalMode,
     settings: { checkpoints: { enabled: false } },
   });
-  expect(run.code, run.stderr).toBe(0);
+  // The model gives up after its last write is refused: denied with no way forward (exit 5).
+  expect(run.code, run.stderr).toBe(5);
   const result = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}") as { status: string };
   return { result, toolResults };
 }

@@ -59,7 +59,8 @@ async function attack(at: AttackBed & { marker: string }, approvalMode: string, 
     approvalMode,
     settings: { sandbox: { mode: sandbox }, checkpoints: { enabled: false } },
   });
-  expect(run.code, run.stderr).toBe(0);
+  // Without a sandbox every command is refused, the last one too: denied with no way forward.
+  expect(run.code, run.stderr).toBe(sandbox === "off" ? 5 : 0);
   return { commands, results: toolResults };
 }
 

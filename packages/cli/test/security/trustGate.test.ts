@@ -52,7 +52,8 @@ describe("workspace trust gate: a cloned repository with planted project files",
     const repo = plantedRepository();
 
     const askFirst = await attack(repo, "ask_first");
-    expect(askFirst.run.code).toBe(0);
+    // Untrusted, the project's allow rule does not count: the call is refused (exit 5).
+    expect(askFirst.run.code).toBe(5);
     expect(repo.markersNow()).toEqual([]);
     for (const file of [
       ".lathe/hooks.json",
@@ -108,7 +109,7 @@ describe("workspace trust gate: a cloned repository with planted project files",
       },
     });
     const after = await attack(repo, "ask_first");
-    expect(after.run.code).toBe(0);
+    expect(after.run.code).toBe(5);
     expect(repo.markersNow()).toEqual([]);
     expect(after.run.stderr).toContain(
       `Files of ${repo.root} changed since you trusted it: .lathe/hooks.json (edited).`,

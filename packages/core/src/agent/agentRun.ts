@@ -1,12 +1,14 @@
 import { addUsage, type Mode, newId, type RunState, type ToolCallPart, type Usage } from "@lathe/protocol";
 import type { ModelClient } from "../llm/modelStream.js";
+import type { McpNotice } from "../mcp/mcpSessionFeed.js";
+import type { PromptExpansion } from "../mcp/promptCommand.js";
 import type { SessionTodoList } from "../planning/todoList.js";
 import type { ApprovalMode } from "../policy/approvalMode.js";
 import type { ToolRegistry } from "../tools/toolRegistry.js";
 import type { BatchRun } from "../tools/toolScheduler.js";
 import { streamModelTurn, type TurnOutcome } from "./modelTurn.js";
 import { prepareRequest } from "./requestPreparation.js";
-import { blockedByHook, completeRun } from "./runCompletion.js";
+import { blockedByHook, completeRun, endedBeforeModel } from "./runCompletion.js";
 import { type RunProgress, type RunResult, startProgress, userCheckpointSettled } from "./runProgress.js";
 import type { SessionCheckpoints } from "./sessionCheckpoints.js";
 import type { SessionContext } from "./sessionContext.js";
@@ -42,6 +44,12 @@ export interface RunHost {
   approvalMode(): ApprovalMode;
   /** The tools this mode and model offer, by name. */
   offeredTools(): Set<string>;
+  /** Resolves once the MCP servers have started, or their grace time for the first request is over. */
+  mcpStartedOrLate(): Promise<void>;
+  /** What the MCP servers starting in the background have to say since the last request. */
+  takeMcpNotices(): McpNotice[];
+  /** A `/mcp__server__prompt` command filled in; undefined for any other text. */
+  expandCommand(text: string, signal: AbortSignal): Promise<PromptExpansion | undefined>;
   loadAgents(): Promise<void>;
   /** Messages the user sent while the run was busy, taken off the queue. */
   takeQueued(): string[];
@@ -50,6 +58,15 @@ export interface RunHost {
   /** What sub-agents spent since the last call. */
   takeChildUsage(): Usage;
   transition(runId: string, to: RunState): void;
+  /** A run completed with its answer, before `run_complete` (plan mode saves its plan here). */
+  completed(run: CompletedRun, emit: RunProgress["emit"]): Promise<void>;
+}
+
+/** What a completed run leaves: the mode it ran in, the user's task and the model's answer. */
+export interface CompletedRun {
+  mode: Mode;
+  task: string;
+  answer: string;
 }
 
 /**
@@ -60,8 +77,13 @@ export class AgentRun {
   private readonly progress: RunProgress;
   private offered: ReadonlySet<string> = new Set();
   private specs: ReturnType<ToolRegistry["specs"]> = [];
+  /** The registry's revision `offered` and `specs` were read at. */
+  private toolsRevision = -1;
   /** The user message this run answers: tool-call checkpoints point at it. */
   private messageId = "";
+  /** The mode the run started in: its tools, its stop guard and what it leaves behind. */
+  private mode: Mode = "agent";
+  private task = "";
 
   constructor(
     private readonly host: RunHost,
@@ -72,9 +94,14 @@ export class AgentRun {
     this.progress = startProgress(runId, emit);
   }
 
-  async execute(text: string): Promise<RunResult> {
+  async execute(typed: string): Promise<RunResult> {
     const { host, progress: run } = this;
-    run.emit({ type: "run_start", mode: host.mode(), model: host.model.modelId, prompt: text });
+    this.mode = host.mode();
+    run.emit({ type: "run_start", mode: this.mode, model: host.model.modelId, prompt: typed });
+    const command = await host.expandCommand(typed, this.signal);
+    if (command?.ok === false) return endedBeforeModel(run, command.error);
+    const text = command?.text ?? typed;
+    this.task = text;
     const prompted = await host.hooks.onPrompt(text, this.signal);
     if (prompted.blocked !== undefined) return blockedByHook(run, prompted.blocked);
     await this.begin(text, prompted.context);
@@ -126,8 +153,14 @@ export class AgentRun {
     if (snapshot)
       run.userCheckpoint = host.checkpoints.record(run.emit, "user_message", { messageId }, snapshot);
     host.transcript.append(message);
-    this.offered = host.offeredTools();
-    this.specs = host.tools.specs((tool) => this.offered.has(tool.name));
+    this.readTools();
+  }
+
+  /** What this run offers; read again when tools arrived or left (MCP servers starting late). */
+  private readTools(): void {
+    this.toolsRevision = this.host.tools.revision;
+    this.offered = this.host.offeredTools();
+    this.specs = this.host.tools.specs((tool) => this.offered.has(tool.name));
   }
 
   /** Before each turn: a cancel ends the run, queued messages join it, the iteration cap applies. */
@@ -140,6 +173,9 @@ export class AgentRun {
   /** One model call: the request prepared, the answer streamed, its usage counted and kept. */
   private async modelTurn(): Promise<TurnOutcome> {
     const { host, progress: run } = this;
+    await host.mcpStartedOrLate();
+    for (const notice of host.takeMcpNotices()) run.emit({ type: "notice", ...notice });
+    if (this.toolsRevision !== host.tools.revision) this.readTools();
     const prepared = await prepareRequest({
       context: host.context,
       transcript: host.transcript,
@@ -217,19 +253,29 @@ export class AgentRun {
     return goOn;
   }
 
-  /** The model answered without calls: the run ends, unless the plan or a Stop hook says to go on. */
+  /**
+   * The model answered without calls: the run ends, unless the plan or a Stop hook says to go on.
+   * In plan mode open todos are the plan itself, not work left undone.
+   */
   private async whenModelStops(): Promise<RunVerdict> {
     const run = this.progress;
     return (
-      planLeftOpen(this.host.todos.current(), run) ??
+      (this.mode === "plan" ? undefined : planLeftOpen(this.host.todos.current(), run)) ??
       stopHookAsksMore(await this.host.hooks.onStop(run.stopHookActive, this.signal), run) ??
       finishWith("completed")
     );
   }
 
-  private finish(ending: RunEnding): RunResult {
+  private async finish(ending: RunEnding): Promise<RunResult> {
+    const { progress: run } = this;
+    // A server that failed or came up during the last request is still news for this run.
+    for (const notice of this.host.takeMcpNotices()) run.emit({ type: "notice", ...notice });
+    if (ending.status === "completed") {
+      await this.host.completed({ mode: this.mode, task: this.task, answer: run.final }, run.emit);
+    }
     return completeRun(this.progress, ending, {
       todos: this.host.todos,
+      planMode: this.mode === "plan",
       setState: (to) => this.setState(to),
     });
   }

@@ -27,6 +27,7 @@ import { ApprovalGrants } from "./approvalGrants.js";
 import { EventBus, type EventListener } from "./eventBus.js";
 import { closeInterruptedCalls } from "./interruptedCalls.js";
 import { toolsForRequest } from "./modeTools.js";
+import { savePlanOf } from "./planOutcome.js";
 import { prepareRequest } from "./requestPreparation.js";
 import type { RunResult } from "./runProgress.js";
 import { canTransition } from "./runStateMachine.js";
@@ -204,6 +205,11 @@ export class AgentSession {
     return this.totalUsage;
   }
 
+  /** What a face shows of the session as it stands: its mode, approval mode and the tools its requests offer. */
+  get setup(): { mode: Mode; approvalMode: ApprovalMode; tools: string[] } {
+    return { mode: this.mode, approvalMode: this.approvalMode, tools: [...this.offeredTools()] };
+  }
+
   subscribe(listener: EventListener): () => void {
     return this.bus.subscribe(listener);
   }
@@ -295,6 +301,9 @@ export class AgentSession {
       mode: () => this.mode,
       approvalMode: () => this.approvalMode,
       offeredTools: () => this.offeredTools(),
+      mcpStartedOrLate: async () => this.options.mcp?.startedOrLate(),
+      takeMcpNotices: () => this.options.mcp?.takeNotices() ?? [],
+      expandCommand: async (text, signal) => this.options.mcp?.expandCommand(text, signal),
       loadAgents: () => this.loadAgents(),
       takeQueued: () => {
         const taken = this.queue.splice(0);
@@ -311,6 +320,8 @@ export class AgentSession {
         return spent;
       },
       transition: (runId, to) => this.transition(runId, to),
+      completed: (run, emit) =>
+        savePlanOf(run, { projectRoot: this.options.projectRoot, todos: this.todos.current() }, emit),
     };
   }
 

@@ -21,6 +21,7 @@ import { analyzeTaskComplexity, strategyHint } from "../planning/index.js";
 import type { SessionStore } from "../store/sessionStore.js";
 import type { FileReadLedger } from "../tools/fileReadLedger.js";
 import type { LintBaseline } from "../tools/lints/lintBaseline.js";
+import type { McpResourceSource } from "../tools/mcpResourceSource.js";
 
 /** How the context of each request is built (SPEC §6); every number is a setting. */
 export interface ContextSettings {
@@ -42,6 +43,8 @@ export interface ContextSettings {
   memories?: () => readonly string[];
   /** `@url` may reach local addresses (a dev server). */
   allowLocalUrls?: boolean;
+  /** The MCP servers' resources, for `@server:uri`. */
+  mcpResources?: McpResourceSource;
 }
 
 export interface PreparedRequest {
@@ -145,6 +148,7 @@ export class SessionContext {
       store: this.options.store,
       lintProblems: [],
       allowLocalUrls: this.options.settings.allowLocalUrls,
+      mcpResources: this.options.settings.mcpResources,
       fileReads: this.options.fileReads,
       signal,
       countTokens,

@@ -1,6 +1,7 @@
 import type { Message, Mode, Usage } from "@lathe/protocol";
 import type { ConfiguredHook } from "../hooks/hookConfig.js";
 import type { ModelClient } from "../llm/modelStream.js";
+import type { SessionMcp } from "../mcp/mcpSessionFeed.js";
 import type { ApprovalMode } from "../policy/approvalMode.js";
 import type { PermissionRule } from "../policy/policyTypes.js";
 import type { SandboxSettings } from "../policy/sandbox/sandboxTypes.js";
@@ -19,6 +20,8 @@ export interface AgentSessionOptions {
   latheHome: string;
   model: ModelClient;
   tools: ToolRegistry;
+  /** The MCP servers' notices and prompt commands; their tools join `tools` as the servers start. */
+  mcp?: SessionMcp;
   mode?: Mode;
   approvalMode?: ApprovalMode;
   /** Tool rounds per user message before the run stops with `iteration_limit`. */

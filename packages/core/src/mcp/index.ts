@@ -25,8 +25,11 @@ export type {
   McpServerFailure,
   McpStartReport,
 } from "./mcpHub.js";
+export type { McpHubChange, McpServerState, McpServerStatus } from "./mcpServerStatus.js";
+export { type McpNotice, McpSessionFeed, type SessionMcp } from "./mcpSessionFeed.js";
 export type { McpToolDefinition } from "./mcpTool.js";
-export { mcpToolName } from "./toolNames.js";
+export type { PromptExpansion } from "./promptCommand.js";
+export { mcpPromptCommand, mcpToolName } from "./toolNames.js";
 
 /** An MCP hub, its SDK loaded only when a project has MCP servers configured. */
 export async function createMcpHub(options: McpHubOptions = {}): Promise<McpHub> {

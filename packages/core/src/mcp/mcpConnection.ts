@@ -1,14 +1,30 @@
 import { LatheError } from "@lathe/protocol";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  McpError,
+  type Prompt,
+  PromptListChangedNotificationSchema,
+  type Resource,
+  ResourceListChangedNotificationSchema,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { clientInfo } from "./clientInfo.js";
 import type { McpServerConfig } from "./mcpConfig.js";
 import { collectPages } from "./pagination.js";
 import { createTransport, endRemoteSession, type ServerTransport, stderrNote } from "./serverTransport.js";
 
+/** The lists a server offers and may say changed (`notifications/…/list_changed`). */
+export type McpListKind = "tools" | "resources" | "prompts";
+
 export interface ConnectionOptions {
-  /** For connecting and listing the tools, together. */
+  /** For connecting and listing the tools, resources and prompts, together. */
   startTimeoutMs: number;
+  /** How long listing again after a `list_changed` notification may take. */
+  requestTimeoutMs: number;
+  /** Told once a list the server said changed has been read again. */
+  onListChanged?: (list: McpListKind) => void;
 }
 
 interface Session {
@@ -21,8 +37,10 @@ interface Session {
  * A server's death shows as its transport closing (stdio) or as a failed request (HTTP).
  */
 export class McpConnection {
-  /** What the server offered when it last started. */
+  /** What the server offers: listed at start and again whenever it says a list changed. */
   tools: Tool[] = [];
+  resources: Resource[] = [];
+  prompts: Prompt[] = [];
   private session: Session | undefined;
   private running = false;
   private closed = false;
@@ -41,6 +59,21 @@ export class McpConnection {
     return this.config.name;
   }
 
+  /** Whether the server is up now; false before it started, after it died and once closed. */
+  get isRunning(): boolean {
+    return this.running && !this.closed;
+  }
+
+  /** Why the server is not running, when it stopped after having started. */
+  get stoppedBecause(): string {
+    return this.stopReason;
+  }
+
+  /** Whether the server declared resources (the resource tools and `@server:uri` reach them). */
+  get offersResources(): boolean {
+    return this.session?.client.getServerCapabilities()?.resources !== undefined;
+  }
+
   /** Connects and lists the server's tools; throws an Error saying why it could not. */
   async start(signal: AbortSignal): Promise<Client> {
     const transport = createTransport(this.config);
@@ -54,14 +87,10 @@ export class McpConnection {
     };
     const timeout = AbortSignal.timeout(this.options.startTimeoutMs);
     const startup = { signal: AbortSignal.any([signal, timeout]), timeout: this.options.startTimeoutMs };
+    this.watchLists(client);
     try {
       await client.connect(transport, startup);
-      this.tools = client.getServerCapabilities()?.tools
-        ? await collectPages(
-            (cursor) => client.listTools({ cursor }, startup),
-            (page) => page.tools,
-          )
-        : [];
+      for (const list of listKinds) await this.list(client, list, startup);
       if (this.closed) throw new Error("the MCP hub was closed");
     } catch (error) {
       await client.close();
@@ -90,6 +119,55 @@ export class McpConnection {
       if (signal.aborted || !isConnectionFailure(error)) throw error;
       this.stopped(`the connection failed: ${messageOf(error)}`);
       throw this.notRunning();
+    }
+  }
+
+  /** A `list_changed` notification makes the list be read again, then the hub is told. */
+  private watchLists(client: Client): void {
+    const schemas = {
+      tools: ToolListChangedNotificationSchema,
+      resources: ResourceListChangedNotificationSchema,
+      prompts: PromptListChangedNotificationSchema,
+    } as const;
+    for (const list of listKinds) {
+      client.setNotificationHandler(schemas[list], async () => {
+        if (this.session?.client !== client) return;
+        const options = { signal: AbortSignal.timeout(this.options.requestTimeoutMs) };
+        try {
+          await this.list(client, list, options);
+        } catch {
+          // The old list stays: a server that cannot list now is judged at its next call.
+          return;
+        }
+        if (this.session?.client === client) this.options.onListChanged?.(list);
+      });
+    }
+  }
+
+  /** Reads one list, if the server declared the capability; every page of it. */
+  private async list(client: Client, list: McpListKind, options: { signal: AbortSignal }): Promise<void> {
+    const capabilities = client.getServerCapabilities();
+    if (list === "tools") {
+      this.tools = capabilities?.tools
+        ? await collectPages(
+            (cursor) => client.listTools({ cursor }, options),
+            (page) => page.tools,
+          )
+        : [];
+    } else if (list === "resources") {
+      this.resources = capabilities?.resources
+        ? await collectPages(
+            (cursor) => client.listResources({ cursor }, options),
+            (page) => page.resources,
+          )
+        : [];
+    } else {
+      this.prompts = capabilities?.prompts
+        ? await collectPages(
+            (cursor) => client.listPrompts({ cursor }, options),
+            (page) => page.prompts,
+          )
+        : [];
     }
   }
 
@@ -150,6 +228,8 @@ export class McpConnection {
     );
   }
 }
+
+const listKinds: readonly McpListKind[] = ["tools", "resources", "prompts"];
 
 /**
  * Whether a failed request means the server is gone: the connection closed, or the transport

@@ -15,6 +15,11 @@ export function mcpToolName(server: string, tool: string): string {
   return `${name.slice(0, maxToolNameLength - hash.length - 1)}_${hash}`;
 }
 
+/** `mcp__<server>__<prompt>`: the slash command (`/mcp__server__prompt args`) that fills in an MCP prompt. */
+export function mcpPromptCommand(server: string, prompt: string): string {
+  return `mcp__${sanitize(server)}__${sanitize(prompt)}`;
+}
+
 function sanitize(part: string): string {
   return part.replace(/[^A-Za-z0-9_-]/g, "_");
 }

@@ -1,3 +1,5 @@
+export { type SavedPlan, savePlanFile } from "./planFile.js";
+export { planRunPrompt } from "./planPrompt.js";
 export { type GuardedTodo, stopGuard } from "./stopGuard.js";
 export {
   analyzeTaskComplexity,

@@ -1,6 +1,7 @@
 import type { Risk } from "@lathe/protocol";
 import { type ApprovalMode, decideByRisk } from "./approvalMode.js";
 import { callSubjects } from "./callSubjects.js";
+import { riskRank } from "./commandAnalysis/verdict.js";
 import { refusedPath } from "./pathPrecheck.js";
 import type { Assessment, CallSubjects, JudgedTool, PermissionRule, PolicyDecision } from "./policyTypes.js";
 import { evaluateRules } from "./rules/index.js";
@@ -32,7 +33,7 @@ export async function decidePolicy(input: PolicyInput): Promise<PolicyDecision> 
   const subjects = callSubjects(input.tool.name, input.args);
   const hardBlock = await guardBlock(input, subjects);
   if (hardBlock) return deny(hardBlock);
-  const assessment = await assess(input.tool, input.args, input);
+  const assessment = outsideSandbox(await assess(input.tool, input.args, input), input);
   if (assessment.block) return deny(assessment.block);
   const decision = decide(input, subjects, assessment);
   return assessment.needsNetwork ? withNetworkQuestion({ ...decision, needsNetwork: true }, input) : decision;
@@ -52,6 +53,20 @@ async function guardBlock(input: PolicyInput, subjects: CallSubjects): Promise<A
 
 function deny(block: NonNullable<Assessment["block"]>): PolicyDecision {
   return { decision: "deny", risk: "critical", reason: block.reason, code: block.code };
+}
+
+/**
+ * The project's own code (a script, its tests, a build) is low only while a working sandbox
+ * contains it; without one it can reach everything the user can, so it is at least medium.
+ */
+function outsideSandbox(assessment: Assessment, input: PolicyInput): Assessment {
+  if (input.sandbox || !assessment.runsProjectCode || riskRank(assessment.risk) >= riskRank("medium"))
+    return assessment;
+  return {
+    ...assessment,
+    risk: "medium",
+    reason: `${assessment.reason}, and commands run without a sandbox`,
+  };
 }
 
 /** In the sandbox a call that needs the network asks first, whatever the mode would say. */

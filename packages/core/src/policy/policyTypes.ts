@@ -13,6 +13,11 @@ export interface Assessment {
   block?: { code: ErrorCode; reason: string };
   /** The call needs the network (package installs, git fetch, curl…), which the sandbox cuts off. */
   needsNetwork?: boolean;
+  /**
+   * The call runs the project's own code (a script, its tests, a build): low only while a working
+   * sandbox contains it, at least medium without one.
+   */
+  runsProjectCode?: boolean;
 }
 
 export interface PolicyDecision {

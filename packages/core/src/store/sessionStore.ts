@@ -13,6 +13,7 @@ import {
 } from "@lathe/protocol";
 import { inTransaction, openDatabase, storageError } from "./database.js";
 import { EventRecorder } from "./eventRecorder.js";
+import { ambiguousPrefix, storedUniquePrefix, uniquePrefixes } from "./shortIds.js";
 import type {
   CheckpointReason,
   CheckpointRecord,
@@ -178,15 +179,40 @@ export class SessionStore {
 
   /** A session by its id or a unique prefix of it. */
   findSession(idOrPrefix: string): StoreOutcome<SessionInfo> {
-    // The exact match sorts first, so longer ids starting with it cannot crowd it out of the two rows.
+    // The exact match sorts first, so longer ids starting with it cannot crowd it out of the rows.
     const rows = this.sql(
-      `${sessionSelect} WHERE s.id = ? OR s.id LIKE ? ESCAPE '\\' ORDER BY s.id = ? DESC LIMIT 2`,
-    ).all(idOrPrefix, likePrefix(idOrPrefix), idOrPrefix) as unknown as SessionRow[];
+      `${sessionSelect} WHERE s.id = ? OR s.id LIKE ? ESCAPE '\\' ORDER BY s.id = ? DESC, s.id LIMIT ?`,
+    ).all(idOrPrefix, likePrefix(idOrPrefix), idOrPrefix, shownCandidates + 1) as unknown as SessionRow[];
     const exact = rows.find((row) => row.id === idOrPrefix);
     if (exact) return { ok: true, value: sessionFromRow(exact) };
     if (rows.length === 1) return { ok: true, value: sessionFromRow(rows[0]!) };
-    const why = rows.length === 0 ? "No session has the id" : "More than one session starts with";
-    return { ok: false, error: errorInfo("E_SESSION_NOT_FOUND", `${why} "${idOrPrefix}".`) };
+    const message =
+      rows.length === 0
+        ? `No session has the id "${idOrPrefix}".`
+        : this.ambiguity("sessions", "session", idOrPrefix, rows);
+    return { ok: false, error: errorInfo("E_SESSION_NOT_FOUND", message) };
+  }
+
+  /** The shortest prefix of a session id that names it alone, as lists show it. */
+  shortSessionId(id: string): string {
+    return storedUniquePrefix(this.db, "sessions", id);
+  }
+
+  /** The shortest prefix of a checkpoint id that names it alone, as lists show it. */
+  shortCheckpointId(id: string): string {
+    return storedUniquePrefix(this.db, "checkpoints", id);
+  }
+
+  private ambiguity(
+    table: "sessions" | "checkpoints",
+    kind: string,
+    prefix: string,
+    rows: readonly { id: unknown }[],
+  ): string {
+    const candidates = rows
+      .slice(0, shownCandidates)
+      .map((row) => storedUniquePrefix(this.db, table, String(row.id)));
+    return ambiguousPrefix(kind, prefix, candidates, rows.length > shownCandidates);
   }
 
   /** The most recently active session of a project (`--continue`). */
@@ -255,24 +281,22 @@ export class SessionStore {
 
   /**
    * A new session holding the conversation up to and including `atMessageId` (all of it when
-   * absent). The original is left as it is.
+   * absent). The original is left as it is. A `backup` keeps the original's last activity, so it
+   * never passes for the newest session (`--continue`).
    */
-  fork(sessionId: string, atMessageId?: string): StoreOutcome<string> {
+  fork(sessionId: string, atMessageId?: string, options: { backup?: boolean } = {}): StoreOutcome<string> {
     const source = this.findSession(sessionId);
     if (!source.ok) return source;
     const messages = this.messages(source.value.id);
-    const end =
-      atMessageId === undefined ? messages.length : messages.findIndex((m) => m.id === atMessageId) + 1;
-    if (end === 0) {
-      return {
-        ok: false,
-        error: errorInfo("E_SESSION_NOT_FOUND", `Session ${source.value.id} has no message ${atMessageId}.`),
-      };
-    }
+    const at =
+      atMessageId === undefined ? undefined : messageByPrefix(source.value.id, messages, atMessageId);
+    if (at && !at.ok) return at;
+    const end = at === undefined ? messages.length : at.value + 1;
     const id = newId();
     try {
       inTransaction(this.db, () => {
         const now = Date.now();
+        const updatedAt = options.backup ? source.value.updatedAt : now;
         this.db
           .prepare(
             `INSERT INTO sessions (id, project_id, title, mode, model, parent_session_id, forked_from_message_id,
@@ -284,7 +308,7 @@ export class SessionStore {
             `${source.value.title} (fork)`.trim(),
             messages[end - 1]?.id ?? null,
             now,
-            now,
+            updatedAt,
             source.value.id,
           );
         for (const message of messages.slice(0, end)) {
@@ -297,7 +321,10 @@ export class SessionStore {
     return { ok: true, value: id };
   }
 
-  /** Drops `messageId` and every message after it (restoring the conversation to before it). */
+  /**
+   * Drops `messageId` and every message after it (restoring the conversation to before it). The
+   * rewind is the session's latest activity: it moves past any backup taken of it just before.
+   */
   truncateFrom(sessionId: string, messageId: string): StoreOutcome<number> {
     const row = this.sql("SELECT seq FROM messages WHERE session_id = ? AND id = ?").get(
       sessionId,
@@ -310,6 +337,10 @@ export class SessionStore {
       };
     }
     const result = this.sql("DELETE FROM messages WHERE session_id = ? AND seq >= ?").run(sessionId, row.seq);
+    this.sql("UPDATE sessions SET updated_at = MAX(?, updated_at + 1) WHERE id = ?").run(
+      Date.now(),
+      sessionId,
+    );
     return { ok: true, value: Number(result.changes) };
   }
 
@@ -351,17 +382,20 @@ export class SessionStore {
     const rows = this.sql(
       `SELECT * FROM checkpoints
        WHERE id = ? OR id LIKE ? ESCAPE '\\' OR (message_id = ? AND reason = 'user_message')
-       ORDER BY (id = ? OR message_id = ?) DESC, created_at LIMIT 2`,
-    ).all(ref, likePrefix(ref), ref, ref, ref) as Record<string, string | number | null>[];
+       ORDER BY (id = ? OR message_id = ?) DESC, id LIMIT ?`,
+    ).all(ref, likePrefix(ref), ref, ref, ref, shownCandidates + 1) as Record<
+      string,
+      string | number | null
+    >[];
     const records = rows.map(checkpointFromRow);
     const exact = records.find((record) => record.id === ref || record.messageId === ref);
     if (exact) return { ok: true, value: exact };
     if (records.length === 1) return { ok: true, value: records[0]! };
-    const why =
+    const message =
       records.length === 0
-        ? "No checkpoint or user message has the id"
-        : "More than one checkpoint starts with";
-    return { ok: false, error: errorInfo("E_CHECKPOINT", `${why} "${ref}".`) };
+        ? `No checkpoint or user message has the id "${ref}".`
+        : this.ambiguity("checkpoints", "checkpoint", ref, records);
+    return { ok: false, error: errorInfo("E_CHECKPOINT", message) };
   }
 
   addSpan(span: SpanRecord): void {
@@ -449,6 +483,32 @@ function checkpointFromRow(row: Record<string, string | number | null>): Checkpo
 }
 
 /** A LIKE pattern matching `text` literally at the start (ids typed by users may hold `_` or `%`). */
+/** How many ids an "ambiguous prefix" error names. */
+const shownCandidates = 3;
+
+/** The index of the session's message named by an id or a unique prefix of one. */
+function messageByPrefix(sessionId: string, messages: readonly Message[], ref: string): StoreOutcome<number> {
+  const exact = messages.findIndex((m) => m.id === ref);
+  if (exact >= 0) return { ok: true, value: exact };
+  const matches = messages.flatMap((m, index) => (ref !== "" && m.id.startsWith(ref) ? [index] : []));
+  if (matches.length === 1) return { ok: true, value: matches[0]! };
+  if (matches.length === 0) {
+    return {
+      ok: false,
+      error: errorInfo("E_SESSION_NOT_FOUND", `Session ${sessionId} has no message ${ref}.`),
+    };
+  }
+  const short = uniquePrefixes(messages.map((m) => m.id));
+  const candidates = matches.slice(0, shownCandidates).map((index) => short.get(messages[index]!.id)!);
+  const message = ambiguousPrefix(
+    `message of session ${sessionId}`,
+    ref,
+    candidates,
+    matches.length > shownCandidates,
+  );
+  return { ok: false, error: errorInfo("E_SESSION_NOT_FOUND", message) };
+}
+
 function likePrefix(text: string): string {
   return `${text.replace(/[\\%_]/g, "\\$&")}%`;
 }

@@ -19,10 +19,15 @@ export type ArgsValidation =
 
 const maxSuggestions = 3;
 
-/** The tools an engine offers, by name, with argument validation for calls the model makes. */
+/**
+ * The tools an engine offers, by name, with argument validation for calls the model makes. Tools
+ * may arrive and leave while a session runs (MCP servers that start late or change their list);
+ * `revision` tells a run that what it offers must be read again.
+ */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   private readonly inputSchemas = new Map<string, Record<string, unknown>>();
+  private changes = 0;
 
   constructor(tools: Iterable<AnyTool> = []) {
     for (const tool of tools) this.register(tool);
@@ -31,6 +36,20 @@ export class ToolRegistry {
   register(tool: AnyTool): void {
     if (this.tools.has(tool.name)) throw new Error(`A tool named ${tool.name} is already registered.`);
     this.tools.set(tool.name, tool);
+    this.changes++;
+  }
+
+  /** Removes a tool; false when there was none of that name. */
+  unregister(name: string): boolean {
+    this.inputSchemas.delete(name);
+    if (!this.tools.delete(name)) return false;
+    this.changes++;
+    return true;
+  }
+
+  /** Grows with every tool registered or removed. */
+  get revision(): number {
+    return this.changes;
   }
 
   get(name: string): AnyTool | undefined {

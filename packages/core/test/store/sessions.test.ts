@@ -52,7 +52,10 @@ describe("findSession", () => {
   it("is E_SESSION_NOT_FOUND for an ambiguous or unknown prefix", () => {
     expect(store.findSession("0197a1b2-")).toEqual({
       ok: false,
-      error: errorInfo("E_SESSION_NOT_FOUND", 'More than one session starts with "0197a1b2-".'),
+      error: errorInfo(
+        "E_SESSION_NOT_FOUND",
+        'More than one session starts with "0197a1b2-" (0197a1b2-1, 0197a1b2-2); give more of the id.',
+      ),
     });
     expect(store.findSession("0197a1b3")).toEqual({
       ok: false,

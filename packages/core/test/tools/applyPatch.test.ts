@@ -307,6 +307,29 @@ describe("apply_patch: changes", () => {
     );
   });
 
+  it("keeps a CRLF file without a final newline CRLF, lines added at its end included", async () => {
+    put("two.txt", "a\r\nb");
+    await readFirst("two.txt");
+    outputOf(await apply(patchOf("*** Update File: two.txt", "@@", " a", "-b", "+B", "+C")));
+    expect(readFileSync(inProject("two.txt"))).toEqual(Buffer.from("a\r\nB\r\nC"));
+    outputOf(await apply(patchOf("*** Update File: two.txt", "@@", " C", "+D", "*** End of File")));
+    expect(readFileSync(inProject("two.txt"))).toEqual(Buffer.from("a\r\nB\r\nC\r\nD"));
+  });
+
+  it("keeps the ending of each line it replaces in a file with mixed endings", async () => {
+    put("mixed.txt", "a\r\nb\nc\r\nd\r\n");
+    await readFirst("mixed.txt");
+    outputOf(await apply(patchOf("*** Update File: mixed.txt", "@@", " a", "-b", "-c", "+B", "+C", " d")));
+    expect(readFileSync(inProject("mixed.txt"))).toEqual(Buffer.from("a\r\nB\nC\r\nd\r\n"));
+  });
+
+  it("gives a line added between CRLF lines of a mostly-LF file their CRLF", async () => {
+    put("lf.txt", "x\ny\nz\na\r\nb\r\n");
+    await readFirst("lf.txt");
+    outputOf(await apply(patchOf("*** Update File: lf.txt", "@@", " a", "+new", " b")));
+    expect(readFileSync(inProject("lf.txt"))).toEqual(Buffer.from("x\ny\nz\na\r\nnew\r\nb\r\n"));
+  });
+
   it("requires *** End of File hunks to end the file", async () => {
     put("tail.txt", "x\nend\nmiddle\nend\n");
     await readFirst("tail.txt");
@@ -578,6 +601,51 @@ describe("apply_patch: refusals change nothing", () => {
     const error = errorOf(await apply(patchOf("*** Add File: bad\0name.txt", "+x")));
     expect(error.code).toBe("E_SECURITY_BLOCKED");
     expect(readdirSync(bed.projectRoot)).toEqual([]);
+  });
+
+  it("refuses added lines holding an omission placeholder the file does not have", async () => {
+    const original = "<ul>\n  <li>one</li>\n  <li>two</li>\n</ul>\n";
+    put("list.html", original);
+    await readFirst("list.html");
+    const before = snapshot();
+    const error = errorOf(
+      await apply(
+        patchOf(
+          "*** Update File: list.html",
+          "@@",
+          " <ul>",
+          "-  <li>one</li>",
+          "-  <li>two</li>",
+          "+  <li>zero</li>",
+          "+  <!-- ... -->",
+          " </ul>",
+        ),
+      ),
+    );
+    expect(error.code).toBe("E_INVALID_ARGS");
+    expect(error.message).toBe(
+      'Patch line 2: The hunk at patch line 3 of list.html adds "<!-- ... -->", a placeholder for code that is not written out: writing it would replace the code it stands for and delete that code. Write every line that should remain as context or added lines, or use smaller hunks that leave the unchanged code out; nothing was changed.',
+    );
+    expect(snapshot()).toEqual(before);
+  });
+
+  it("accepts a placeholder-like comment the file already has", async () => {
+    put("keep.js", "a();\n/* existing code */\nb();\n");
+    await readFirst("keep.js");
+    outputOf(
+      await apply(
+        patchOf(
+          "*** Update File: keep.js",
+          "@@",
+          "-a();",
+          "-/* existing code */",
+          "+/* existing code */",
+          "+A();",
+          " b();",
+        ),
+      ),
+    );
+    expect(contentsOf("keep.js")).toBe("/* existing code */\nA();\nb();\n");
   });
 });
 

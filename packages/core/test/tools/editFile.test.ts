@@ -192,6 +192,37 @@ describe("edit_file", () => {
     );
     expect(readdirSync(bed.outside)).toEqual([]);
   });
+
+  it("refuses a new_string that puts an omission placeholder where code was, and writes nothing", async () => {
+    const original =
+      "class Cart {\n  add(item) {\n    this.items.push(item);\n  }\n  total() {\n    return 0;\n  }\n}\n";
+    await readFixture("cart.js", original);
+    const error = errorOf(
+      await edit({
+        path: "cart.js",
+        old_string: "  add(item) {\n    this.items.push(item);\n  }\n  total() {\n    return 0;\n  }",
+        new_string:
+          "  add(item) {\n    this.items.push(item);\n    this.count++;\n  }\n  // ... rest of the code ...",
+      }),
+    );
+    expect(error.code).toBe("E_INVALID_ARGS");
+    expect(error.message).toBe(
+      'new_string contains "// ... rest of the code ...", a placeholder for code that is not written out: writing it would replace the code it stands for and delete that code. Write the full text in new_string, every line that should remain, or make a smaller edit whose old_string leaves the unchanged code out.',
+    );
+    expect(readFileSync(inProject("cart.js"), "utf8")).toBe(original);
+  });
+
+  it("keeps a placeholder-like comment the old text already had", async () => {
+    await readFixture("notes.py", "def f():\n    # ...\n    return 1\n");
+    okOf(
+      await edit({
+        path: "notes.py",
+        old_string: "    # ...\n    return 1",
+        new_string: "    # ...\n    return 2",
+      }),
+    );
+    expect(readFileSync(inProject("notes.py"), "utf8")).toBe("def f():\n    # ...\n    return 2\n");
+  });
 });
 
 describe("edit_file arguments", () => {

@@ -80,6 +80,26 @@ describe("multi_edit", () => {
     expect(readFileSync(inProject("list.txt"))).toEqual(original);
   });
 
+  it("refuses an edit whose new_string carries an omission placeholder, writing nothing", async () => {
+    const original =
+      "import os\n\nclass Store:\n    def get(self):\n        return 1\n\n    def put(self):\n        pass\n";
+    await readFixture("store.py", original);
+    const error = errorOf(
+      await multiEdit("store.py", [
+        { old_string: "import os", new_string: "import os\nimport sys" },
+        {
+          old_string: "    def get(self):\n        return 1\n\n    def put(self):\n        pass",
+          new_string: "    def get(self):\n        return 2\n\n    # (rest of methods unchanged)",
+        },
+      ]),
+    );
+    expect(error.code).toBe("E_INVALID_ARGS");
+    expect(error.message).toContain(
+      'edits[1] (edit 2 of 2) failed, so nothing was written: new_string contains "# (rest of methods unchanged)", a placeholder for code that is not written out: writing it would replace the code it stands for and delete that code. Write the full text in new_string',
+    );
+    expect(readFileSync(inProject("store.py"), "utf8")).toBe(original);
+  });
+
   it("keeps the failing edit's code for an ambiguous match", async () => {
     await readFixture("dup.txt", "a\nb\na\n");
     const error = errorOf(

@@ -6,6 +6,7 @@ import type {
   LiveSessionDetail,
   LiveSessionSummary,
   McpServerList,
+  McpServerStatusList,
   MemoryList,
   MentionCompletions,
   Mode,
@@ -130,6 +131,8 @@ export const api = {
     ),
   rules: (projectRoot: string) => call<RuleList>("GET", `/api/rules${query({ projectRoot })}`),
   mcpServers: (projectRoot: string) => call<McpServerList>("GET", `/api/mcp${query({ projectRoot })}`),
+  mcpStatus: (projectRoot: string) =>
+    call<McpServerStatusList>("GET", `/api/mcp/status${query({ projectRoot })}`),
   trust: (projectRoot: string) => call<TrustReply>("GET", `/api/trust${query({ projectRoot })}`),
   grantTrust: (projectRoot: string, fingerprint: string) =>
     call<TrustReply>("POST", "/api/trust", { projectRoot, fingerprint }),

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useLayoutEffect, useRef } from "react";
 import { type ApprovalScope, api } from "../api/httpApi.js";
 import { useSessionStore } from "../state/sessionStore.js";
-import type { ChatItem, SessionView, ToolItem, UserItem } from "../state/sessionView.js";
+import type { ChatItem, PlanItem, SessionView, ToolItem, UserItem } from "../state/sessionView.js";
 import { AgentStatusBar } from "./AgentStatusBar.js";
 import { ApprovalBar } from "./ApprovalBar.js";
 import { Composer } from "./Composer.js";
 import { AssistantMessage, NoticeLine, UserMessage } from "./MessageItems.js";
+import { PlanCard } from "./PlanCard.js";
 import { QuestionCard } from "./QuestionCard.js";
 import { SubAgentCard } from "./SubAgentCard.js";
 import { TodoPanel } from "./TodoPanel.js";
@@ -37,6 +38,7 @@ function ChatItemView({
     reject(approvalId: string): void;
     retry(item: ToolItem): void;
     restore(item: UserItem): void;
+    runPlan(item: PlanItem): void;
   };
 }) {
   switch (item.kind) {
@@ -58,6 +60,8 @@ function ChatItemView({
       return <SubAgentCard item={item} />;
     case "notice":
       return <NoticeLine item={item} />;
+    case "plan":
+      return <PlanCard item={item} onRun={idle ? handlers.runPlan : undefined} />;
   }
 }
 
@@ -66,6 +70,7 @@ export function ChatView(props: ChatViewProps) {
   const view = useSessionStore((store) => store.view);
   const connection = useSessionStore((store) => store.connection);
   const failure = useSessionStore((store) => store.failure);
+  const showMode = useSessionStore((store) => store.setMode);
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const { onFailure } = props;
@@ -99,6 +104,19 @@ export function ChatView(props: ChatViewProps) {
       [sessionId, report],
     ),
     restore: props.onRestore,
+    // The mode is switched first, so the plan's run is already an agent-mode run.
+    runPlan: useCallback(
+      (item: PlanItem) => {
+        if (!sessionId) return;
+        report(
+          api.setMode(sessionId, "agent").then(() => {
+            showMode("agent");
+            return api.send(sessionId, item.prompt);
+          }),
+        );
+      },
+      [sessionId, report, showMode],
+    ),
   };
 
   // Follow the stream while the reader is at the bottom; leave them be once they scroll up.

@@ -2,6 +2,7 @@ import type { MemoryList, SettingsReply } from "@lathe/protocol";
 import { type FormEvent, type ReactNode, useCallback, useId, useState } from "react";
 import { api } from "../api/httpApi.js";
 import { absoluteTime, relativeTime } from "../displayFormat.js";
+import { type McpServerRow, mcpServerRows } from "./mcpServerRows.js";
 import { PanelStatus, ResourceView } from "./PanelStatus.js";
 import { useApiAction } from "./useApiAction.js";
 import { useApiResource } from "./useApiResource.js";
@@ -226,6 +227,14 @@ function McpServersSection(props: { projectRoot: string }) {
   const { projectRoot } = props;
   const load = useCallback(() => api.mcpServers(projectRoot), [projectRoot]);
   const { resource } = useApiResource(load);
+  const probe = useCallback(() => api.mcpStatus(projectRoot), [projectRoot]);
+  const { resource: probed, reload } = useApiResource(probe);
+  const status =
+    probed.status === "loading" || (probed.status === "ready" && probed.refreshing)
+      ? ({ checking: true } as const)
+      : probed.status === "ready"
+        ? { checking: false as const, reply: probed.data }
+        : { checking: false as const, error: probed.error };
   return (
     <SettingsSection title="MCP servers">
       <ResourceView
@@ -234,25 +243,51 @@ function McpServersSection(props: { projectRoot: string }) {
         isEmpty={(reply) => reply.servers.length === 0}
       >
         {(reply) => (
-          <ul className="lp-list">
-            {reply.servers.map((server) => (
-              <li key={`${server.source}:${server.name}`} className="lp-item">
-                <div className="lp-item-line">
-                  <span className="lp-item-title">{server.name}</span>
-                  <span className="lp-badge lp-badge-idle">{server.transport}</span>
-                </div>
-                <div className="lp-item-sub lp-mono" title={server.target}>
-                  {server.target}
-                </div>
-                <div className="lp-item-sub lp-muted" title={server.source}>
-                  {server.source}
-                </div>
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul className="lp-list">
+              {mcpServerRows(reply, status).map((row) => (
+                <McpServerItem key={`${row.source}:${row.name}`} row={row} />
+              ))}
+            </ul>
+            <button type="button" className="lp-button" onClick={reload} disabled={status.checking}>
+              Check again
+            </button>
+          </>
         )}
       </ResourceView>
     </SettingsSection>
+  );
+}
+
+function McpServerItem(props: { row: McpServerRow }) {
+  const { row } = props;
+  const offers = [
+    ["tools", row.tools.map((tool) => tool.name)],
+    ["resources", row.resources.map((resource) => resource.uri)],
+    ["prompts", row.prompts.map((prompt) => prompt.name)],
+  ] as const;
+  return (
+    <li className="lp-item" data-testid={`mcp-server-${row.name}`}>
+      <div className="lp-item-line">
+        <span className="lp-item-title">{row.name}</span>
+        <span className={`lp-badge lp-badge-${row.tone}`}>{row.state}</span>
+        <span className="lp-badge lp-badge-idle">{row.transport}</span>
+      </div>
+      {row.error ? <div className="lp-item-sub lp-error-text">{row.error}</div> : null}
+      <div className="lp-item-sub lp-mono" title={row.target}>
+        {row.target}
+      </div>
+      {offers.map(([label, names]) =>
+        names.length > 0 ? (
+          <div key={label} className="lp-item-sub" title={names.join("\n")}>
+            {label}: {names.join(", ")}
+          </div>
+        ) : null,
+      )}
+      <div className="lp-item-sub lp-muted" title={row.source}>
+        {row.source}
+      </div>
+    </li>
   );
 }
 

@@ -84,7 +84,17 @@ export interface SubagentItem {
   durationMs?: number;
 }
 
-export type ChatItem = UserItem | AssistantItem | ToolItem | NoticeItem | SubagentItem;
+/** A plan that plan mode saved under `.lathe/plans/`, which the user can run in agent mode. */
+export interface PlanItem {
+  kind: "plan";
+  key: string;
+  path: string;
+  title: string;
+  /** What "Run this plan" sends, once the session is in agent mode. */
+  prompt: string;
+}
+
+export type ChatItem = UserItem | AssistantItem | ToolItem | NoticeItem | SubagentItem | PlanItem;
 
 export interface TodoEntry {
   id: string;
@@ -481,6 +491,15 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
       return;
     }
     case "user_question":
+      return;
+    case "plan_saved":
+      view.items.push({
+        kind: "plan",
+        key: `plan:${event.seq}`,
+        path: event.path,
+        title: event.title,
+        prompt: event.prompt,
+      });
       return;
     case "notice":
       view.items.push({

@@ -28,7 +28,15 @@ export function childSessionOptions(
     if (agent.tools && !agent.tools.includes(tool.name)) return false;
     return tool.name !== "task" || child.depth < maxDepth;
   });
-  const { store: _store, history: _history, sessionId: _id, priorUsage: _usage, ...inherited } = parent;
+  // The parent's MCP notices and prompt commands are its own; the tools it has now are inherited.
+  const {
+    store: _store,
+    history: _history,
+    sessionId: _id,
+    priorUsage: _usage,
+    mcp: _mcp,
+    ...inherited
+  } = parent;
   return {
     ...inherited,
     model: (agent.model ? parent.modelFor?.(agent.model) : undefined) ?? parent.model,

@@ -15,6 +15,7 @@ export interface Mention {
   /**
    * Written as `@path/to/file.ts` without `@file`: a mention only if that path exists, so a bare
    * one that names nothing (`@types/node`, `@scope/pkg`) stays plain text instead of an error.
+   * Likewise `@server:uri` is a mention only if an MCP server of that name is configured.
    */
   bare?: true;
 }

@@ -1,6 +1,7 @@
 import type { LatheErrorInfo } from "@lathe/protocol";
 import type { SessionStore } from "../../store/sessionStore.js";
 import type { FileReadLedger } from "../../tools/fileReadLedger.js";
+import type { McpResourceSource } from "../../tools/mcpResourceSource.js";
 import type { CodeSearchIndex } from "../../tools/toolServices.js";
 import type { CountTokens } from "../dynamic/contextText.js";
 import type { LintProblem } from "../dynamic/lintProblems.js";
@@ -55,6 +56,8 @@ export interface MentionSources {
   lintProblems?: readonly LintProblem[];
   /** `@terminal`. */
   terminalTail?: string;
+  /** `@server:uri`: the resources of the session's MCP servers. */
+  mcpResources?: McpResourceSource;
   /** `@url` may reach loopback and private addresses (a local dev server); refused otherwise. */
   allowLocalUrls?: boolean;
   /** Told about files attached whole, so the model may edit them without reading them again. */

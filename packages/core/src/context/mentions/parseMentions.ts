@@ -10,6 +10,8 @@ const horizontalSpace = /[ \t]+/y;
 const nonSpace = /\S+/y;
 /** A bare path runs until a space, a quote or a bracket. */
 const barePath = /[^\s"'`<>()[\]{},;@]+/y;
+/** `@server:uri`, an MCP server's resource: a server name, a colon, then the URI up to a space. */
+const mcpResource = /([A-Za-z0-9_-]+):([^\s"'`<>]+)/y;
 const quotes = new Set(['"', "'", "`"]);
 /** Sentence punctuation after a mention is not part of it: `see @file a.ts.` */
 const trailingPunctuation = ".,;:!?'\"`";
@@ -18,7 +20,7 @@ const closers: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
 /**
  * Finds the @-mentions of a user message: `@kind argument` (an argument in quotes may hold spaces:
  * `@file "my file.ts"`), `@lints` and `@terminal` alone, `@git diff|log|commit <sha>`, `@web` with
- * the rest of its line as the query, and bare `@path/to/file.ts` (marked `bare`, kept only if the
+ * the rest of its line as the query, `@server:uri` (an MCP resource, marked `bare`), and bare `@path/to/file.ts` (marked `bare`, kept only if the
  * path exists). Unknown kinds, e-mail addresses and a kind with nothing after it are left as text.
  */
 export function parseMentions(text: string): Mention[] {
@@ -49,10 +51,23 @@ function mentionAt(text: string, at: number): Mention | undefined {
       }
     }
   }
+  const resource = mcpResourceAt(text, at);
+  if (resource !== undefined) return resource;
   const path = stripTrailing(matchAt(barePath, text, at + 1) ?? "");
   // Only what looks like a path: `@alice` or `@here` is someone being addressed.
   if (!/[./]/.test(path) || /^\.+$/.test(path)) return undefined;
   return { ...mention(text, "file", path, at, at + 1 + path.length), bare: true };
+}
+
+/** `@server:uri`, kept only if such a server is configured (`bare`): `@localhost:3000` stays text. */
+function mcpResourceAt(text: string, at: number): Mention | undefined {
+  mcpResource.lastIndex = at + 1;
+  const found = mcpResource.exec(text);
+  if (found === null) return undefined;
+  const uri = stripTrailing(found[2] ?? "");
+  if (uri === "") return undefined;
+  const argument = `${found[1]}:${uri}`;
+  return { ...mention(text, "mcp", argument, at, at + 1 + argument.length), bare: true };
 }
 
 /** The argument starting at `from`, on the same line; undefined when there is none. */

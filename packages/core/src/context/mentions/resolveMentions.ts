@@ -4,6 +4,7 @@ import { resolveChat } from "./chatMention.js";
 import { resolveFile } from "./fileMention.js";
 import { resolveFolder } from "./folderMention.js";
 import { resolveGit } from "./gitMention.js";
+import { resolveMcpResource } from "./mcpMention.js";
 import type { Mention } from "./mention.js";
 import {
   type MentionOutcome,
@@ -100,6 +101,8 @@ function resolveOne(mention: Mention, context: ResolverContext): Promise<Mention
       return resolveLints(context);
     case "terminal":
       return resolveTerminal(context);
+    case "mcp":
+      return resolveMcpResource(mention, context);
   }
 }
 

@@ -58,5 +58,6 @@ export function analyzeCommandWith(
   };
   if (overall.block) analysis.block = overall.block;
   if (overall.needsNetwork) analysis.needsNetwork = true;
+  if (overall.runsProjectCode) analysis.runsProjectCode = true;
   return analysis;
 }

@@ -9,6 +9,7 @@ import {
   blocked,
   combineVerdicts,
   explainedBy,
+  projectCode,
   safeReadOnly,
   type Verdict,
   verdict,
@@ -30,7 +31,7 @@ function judgeProgramOnStdin(ctx: JudgeContext, name: string, isShell: boolean):
   }
   switch (stdin.from) {
     case "file":
-      return verdict("low", `${name} runs a script file`);
+      return projectCode(`${name} runs a script file`);
     case "pipe":
       return verdict("high", `${name} runs a program read from a pipe`);
     case "heredoc":
@@ -71,7 +72,7 @@ function judgeScriptFile(file: StaticWord, ctx: JudgeContext, name: string, isSh
   if (!file.dynamic && (file.value === "/dev/stdin" || file.value === "-"))
     return judgeProgramOnStdin(ctx, name, isShell);
   if (file.dynamic) return verdict("medium", `${name} runs a script chosen at run time`);
-  return verdict("low", `${name} runs the script ${file.value}`);
+  return projectCode(`${name} runs the script ${file.value}`);
 }
 
 /** `bash -c '…'` is judged as the script it runs; `bash file` like `./file`; bare `bash` reads stdin. */
@@ -152,7 +153,7 @@ function judgePythonModule(
 ): Verdict {
   if (module === "pip") return judgePip(rest, ctx, `${name} -m pip`);
   if (module === "json.tool") return safeReadOnly("python -m json.tool only prints");
-  if (lowPythonModules.has(module)) return verdict("low", `${name} -m ${module} checks or tests the project`);
+  if (lowPythonModules.has(module)) return projectCode(`${name} -m ${module} checks or tests the project`);
   if (module === "http.server") return verdict("medium", `${name} -m http.server serves files`);
   return verdict("medium", `${name} -m ${module} runs a module`);
 }
@@ -185,7 +186,7 @@ function interpreterJudge(spec: InterpreterSpec): CommandJudge {
           : judgePythonModule(module, rest, ctx, name);
       }
       if (name === "node" && (v === "--test" || v === "--run"))
-        return verdict("low", `node ${v} runs the project's tests or scripts`);
+        return projectCode(`node ${v} runs the project's tests or scripts`);
       if (name === "node" && (v === "-c" || v === "--check"))
         return safeReadOnly("node --check only checks syntax");
       if (
@@ -206,7 +207,7 @@ const judgeDeno: CommandJudge = (args) => {
   if (sub === "install" || sub === "add" || sub === "cache")
     return withNetwork(verdict("medium", `deno ${sub} downloads modules`));
   if (sub !== undefined && ["run", "test", "lint", "check", "task", "bench", "doc", "info"].includes(sub)) {
-    return verdict("low", `deno ${sub} runs the project's code`);
+    return projectCode(`deno ${sub} runs the project's code`);
   }
   return verdict("medium", `deno ${sub ?? ""}`.trim());
 };
@@ -232,7 +233,7 @@ const judgeSource: CommandJudge = (args, ctx, name) => {
   if (file.value === "/dev/stdin") return judgeProgramOnStdin(ctx, name, true);
   if (file.value.startsWith("/") || file.value.startsWith("~"))
     return verdict("medium", `${name} runs ${file.value}, outside the project`);
-  return verdict("low", `${name} runs the project script ${file.value}`);
+  return projectCode(`${name} runs the project script ${file.value}`);
 };
 
 /** `trap 'code' SIGNAL` runs `code` later; it is judged now. */

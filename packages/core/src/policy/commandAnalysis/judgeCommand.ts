@@ -18,6 +18,7 @@ import {
   blocked,
   combineVerdicts,
   explainedBy,
+  projectCode,
   safeReadOnly,
   type Verdict,
   verdict,
@@ -112,7 +113,7 @@ function judgeNamed(raw: string, name: string, args: readonly StaticWord[], ctx:
   if (ctx.functions.has(raw)) return safeReadOnly(`calls ${raw}, a function judged where it is defined`);
   const passed = judgePassedCommands(raw, args, ctx);
   if (raw.includes("/") && !raw.startsWith("/") && !raw.startsWith("~")) {
-    return combineVerdicts([verdict("low", `runs the project script ${raw}`), ...passed]);
+    return combineVerdicts([projectCode(`runs the project script ${raw}`), ...passed]);
   }
   const own: Verdict = { ...verdict("medium", `${raw} is not a known command`), unknown: true };
   return passed.length === 0 ? own : { ...combineVerdicts([own, ...passed]), unknown: true };

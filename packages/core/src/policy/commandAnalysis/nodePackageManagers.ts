@@ -9,7 +9,7 @@ import {
   runsScript,
 } from "./packageVerdicts.js";
 import type { StaticWord } from "./staticWords.js";
-import { type Verdict, verdict, withNetwork } from "./verdict.js";
+import { projectCode, type Verdict, verdict, withNetwork } from "./verdict.js";
 
 const npmInstallAliases = new Set([
   "install",
@@ -172,7 +172,7 @@ const judgeNpm: CommandJudge = (args) => {
 function judgePackageRunner(args: readonly StaticWord[], what: string): Verdict {
   const { name: tool } = splitSubcommand(args, { shortWithValue: "pc", longWithValue: ["package", "call"] });
   if (tool === undefined) return verdict("medium", `${what} runs a package`);
-  if (localDevTools.has(tool)) return verdict("low", `${what} ${tool} runs a project dev tool`);
+  if (localDevTools.has(tool)) return projectCode(`${what} ${tool} runs a project dev tool`);
   return withNetwork(verdict("medium", `${what} ${tool} runs a package that may be downloaded`));
 }
 

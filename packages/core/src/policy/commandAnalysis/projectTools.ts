@@ -2,7 +2,7 @@ import { hasOption, optionValues, parseArgs, staticWord } from "./commandArgs.js
 import { judgeInlineShell } from "./interpreters.js";
 import type { CommandJudge, JudgeContext } from "./judgeContext.js";
 import type { StaticWord } from "./staticWords.js";
-import { atLeast, combineVerdicts, type Verdict, verdict } from "./verdict.js";
+import { atLeast, combineVerdicts, projectCode, type Verdict, verdict } from "./verdict.js";
 
 /**
  * Build, test and lint tools: they run the project's own code and write only inside it, which is
@@ -45,7 +45,7 @@ const buildAndTest = [
   "playwright",
 ];
 
-const judgeBuild: CommandJudge = (_args, _ctx, name) => verdict("low", `${name} builds or tests the project`);
+const judgeBuild: CommandJudge = (_args, _ctx, name) => projectCode(`${name} builds or tests the project`);
 
 /** `$(shell cmd)` and `${shell cmd}` in make text run cmd through the shell. */
 const shellCalls = /\$[({]shell\s+([^)}]*)[)}]/g;
@@ -95,7 +95,7 @@ const judgeMake: CommandJudge = (args, ctx) => {
   verdicts.push(
     installs
       ? verdict("medium", "make install copies files out of the project")
-      : verdict("low", "make builds the project"),
+      : projectCode("make builds the project"),
   );
   return combineVerdicts(verdicts);
 };

@@ -27,6 +27,11 @@ export function safeReadOnly(reason: string): Verdict {
   return { risk: "safe", reason, readOnly: true };
 }
 
+/** Runs the project's own code: low here, raised by the policy when no sandbox contains it. */
+export function projectCode(reason: string): Verdict {
+  return { risk: "low", reason, readOnly: false, runsProjectCode: true };
+}
+
 export function withNetwork(v: Verdict): Verdict {
   return { ...v, needsNetwork: true };
 }
@@ -37,15 +42,17 @@ export function blocked(reason: string): Verdict {
 
 /**
  * Folds judgements of the parts of one thing into one: the most severe risk and its reason (a
- * block beats an unblocked critical, the first wins ties), network if any part needs it, read-only
- * only if every part is.
+ * block beats an unblocked critical, the first wins ties), network or project code if any part
+ * needs it or runs it, read-only only if every part is.
  */
 export function combineVerdicts(verdicts: readonly Verdict[]): Verdict {
   let worst: Verdict | undefined;
   let needsNetwork = false;
+  let runsProjectCode = false;
   let readOnly = true;
   for (const v of verdicts) {
     if (v.needsNetwork) needsNetwork = true;
+    if (v.runsProjectCode) runsProjectCode = true;
     if (!v.readOnly) readOnly = false;
     if (worst === undefined || outranks(v, worst)) worst = v;
   }
@@ -53,6 +60,7 @@ export function combineVerdicts(verdicts: readonly Verdict[]): Verdict {
   const combined: Verdict = { risk: worst.risk, reason: worst.reason, readOnly };
   if (worst.block) combined.block = worst.block;
   if (needsNetwork) combined.needsNetwork = true;
+  if (runsProjectCode) combined.runsProjectCode = true;
   if (worst.unknown && verdicts.length === 1) combined.unknown = true;
   return combined;
 }

@@ -1,5 +1,3 @@
-import { access } from "node:fs/promises";
-import path from "node:path";
 import { atomicWriteFile } from "../../fileSystem/atomicWrite.js";
 import type { PolicyBehavior } from "../policyTypes.js";
 import type { LoadedRule } from "./ruleLayers.js";
@@ -8,6 +6,7 @@ import {
   behaviors,
   type FileScope,
   isRecord,
+  keepLocalSettingsOutOfGit,
   readSettingsFile,
   ruleListsOf,
   type SettingsLocations,
@@ -62,7 +61,7 @@ export async function saveRule(
     const permissions = isRecord(settings.permissions) ? settings.permissions : {};
     permissions[behavior] = [...list, canonical];
     settings.permissions = permissions;
-    if (scope === "project-local" && !read.exists) await keepOutOfGit(file);
+    if (scope === "project-local" && !read.exists) await keepLocalSettingsOutOfGit(file);
     await atomicWriteFile(file, `${JSON.stringify(settings, null, 2)}\n`);
     return { ok: true, rule, added: true };
   });
@@ -115,19 +114,6 @@ function sameRule(entry: unknown, canonical: string): boolean {
   if (typeof entry !== "string") return false;
   const parsed = parseRule(entry, "allow", "user");
   return (parsed.ok ? formatRule(parsed.rule) : entry.trim()) === canonical;
-}
-
-/**
- * `.lathe/settings.local.json` is this checkout's own (SPEC §1): when Lathe creates it, a
- * `.lathe/.gitignore` keeps it out of commits, unless the project already has one there.
- */
-async function keepOutOfGit(file: string): Promise<void> {
-  const gitignore = path.join(path.dirname(file), ".gitignore");
-  try {
-    await access(gitignore);
-  } catch {
-    await atomicWriteFile(gitignore, `${path.basename(file)}\n`);
-  }
 }
 
 /** Saves within this process are applied one after another per file, so two approvals cannot lose one. */

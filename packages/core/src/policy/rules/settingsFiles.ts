@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
+import { access } from "node:fs/promises";
 import path from "node:path";
+import { atomicWriteFile } from "../../fileSystem/atomicWrite.js";
 import type { PolicyBehavior, RuleSource } from "../policyTypes.js";
 
 /** Settings files that hold rules; the session scope lives in memory only. */
@@ -96,4 +98,17 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 function errorCode(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
   return typeof error.code === "string" ? error.code : undefined;
+}
+
+/**
+ * `.lathe/settings.local.json` is this checkout's own (SPEC §1): when Lathe creates it, a
+ * `.lathe/.gitignore` keeps it out of commits, unless the project already has one there.
+ */
+export async function keepLocalSettingsOutOfGit(file: string): Promise<void> {
+  const gitignore = path.join(path.dirname(file), ".gitignore");
+  try {
+    await access(gitignore);
+  } catch {
+    await atomicWriteFile(gitignore, `${path.basename(file)}\n`);
+  }
 }

@@ -4,7 +4,8 @@ import type { EditOutcome, EditRequest, MatchedLines, Replacement, StrategyName 
 import { occurrencesOf } from "./exactMatch.js";
 import { LineIndex } from "./lineIndex.js";
 import { type ChainOutcome, findUniqueMatch } from "./matchChain.js";
-import { originalOffset, type TextForm, textFormOf, toLf, withEol } from "./textForm.js";
+import { introducedPlaceholder, placeholderConsequence } from "./omissionPlaceholder.js";
+import { originalOffset, type TextForm, textFormOf, toLf, writtenText } from "./textForm.js";
 
 const maxLinesListed = 20;
 
@@ -22,6 +23,11 @@ export function applyEdit(content: string, edit: EditRequest): EditOutcome {
     return { ok: false, error: errorInfo("E_NO_CHANGE", "old_string and new_string are identical.") };
   }
   if (oldText === "") return create(form, edit.newString);
+  const placeholder = introducedPlaceholder(oldText, newText);
+  if (placeholder !== undefined) {
+    const message = `new_string contains "${placeholder}", ${placeholderConsequence} Write the full text in new_string, every line that should remain, or make a smaller edit whose old_string leaves the unchanged code out.`;
+    return { ok: false, error: errorInfo("E_INVALID_ARGS", message) };
+  }
 
   const index = new LineIndex(form.normalized);
   const found =
@@ -120,7 +126,7 @@ function splice(
     const placed = keepFinalNewline(form.normalized, replacement);
     parts.push(
       form.original.slice(cursor, originalOffset(form, placed.start)),
-      withEol(placed.text, form.eol),
+      writtenText(form, placed.start, placed.end, placed.text),
     );
     cursor = originalOffset(form, placed.end);
   }

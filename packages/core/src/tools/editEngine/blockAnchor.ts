@@ -43,7 +43,7 @@ export function blockAnchorMatches(haystack: Haystack, needle: LineNeedle): Repl
       text: adjustment.reindent(needle.replacement),
     });
     if (replacement !== undefined) {
-      candidates.push({ replacement, consistent: adjustment.relation !== "irregular" });
+      candidates.push({ replacement, applicable: adjustment.relation !== "irregular" });
     }
   }
   return applicableBlocks(candidates);

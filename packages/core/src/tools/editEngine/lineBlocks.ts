@@ -1,6 +1,7 @@
 import type { Replacement } from "./editTypes.js";
 import type { Haystack } from "./haystack.js";
 import { analyzeIndentation } from "./indentation.js";
+import { mapsLineForLine, reindentLineByLine } from "./lineByLineIndent.js";
 import { collapseWhitespace, type LineIndex, leadingWhitespace } from "./lineIndex.js";
 
 /** old_string as whole lines, for the strategies that compare line by line. */
@@ -26,7 +27,9 @@ export interface LineBlockMatches {
   /**
    * Lines equal up to whitespace at another indentation that one rule explains (the whole block
    * moved by an offset, or its indentation levels made wider or narrower); new_string is
-   * re-indented by the same rule. Empty when no block has such a rule (see applicableBlocks).
+   * re-indented by the same rule. A block whose lines are old_string's line for line, each moved
+   * by its own amount, counts too; new_string is then re-indented line by line. Empty when no
+   * block can take new_string (see applicableBlocks).
    */
   indentationFlexible: Replacement[];
 }
@@ -34,16 +37,18 @@ export interface LineBlockMatches {
 /** A block found at another indentation, and whether new_string can be re-indented onto it. */
 export interface IndentedCandidate {
   replacement: Replacement;
-  consistent: boolean;
+  /** One rule explains its indentation, or its lines are old_string's line for line. */
+  applicable: boolean;
 }
 
 /**
- * A block whose indentation no single rule explains could only take new_string with mixed
- * indentation, so it is never applied, even when it is the only one. It still counts as a place
- * the model may have meant, so a consistent block beside it is ambiguous rather than chosen.
+ * A block new_string cannot be re-indented onto (no rule explains its indentation and its lines
+ * differ from old_string's by more than indentation) is never applied, even when it is the only
+ * one. It still counts as a place the model may have meant, so an applicable block beside it is
+ * ambiguous rather than chosen.
  */
 export function applicableBlocks(candidates: readonly IndentedCandidate[]): Replacement[] {
-  if (!candidates.some((candidate) => candidate.consistent)) return [];
+  if (!candidates.some((candidate) => candidate.applicable)) return [];
   return candidates.map((candidate) => candidate.replacement);
 }
 
@@ -60,16 +65,19 @@ export function lineBlockMatches(haystack: Haystack, needle: LineNeedle): LineBl
   for (const first of blockStarts(index, needle.lines)) {
     const pairs = needle.lines.map((old, offset) => ({ old, file: index.line(first + offset) }));
     const adjustment = analyzeIndentation(pairs);
+    const lineForLine = adjustment.relation === "irregular" && mapsLineForLine(pairs);
     const replacement = blockReplacement(haystack, {
       firstLine: first,
       lineCount: needle.lines.length,
       consumesNewline: needle.consumesNewline,
       keepFirstIndent: adjustment.keepFirstIndent,
-      text: adjustment.reindent(needle.replacement),
+      text: lineForLine
+        ? reindentLineByLine(pairs, needle.replacement, adjustment.keepFirstIndent)
+        : adjustment.reindent(needle.replacement),
     });
     if (replacement === undefined) continue;
     if (adjustment.relation !== "same") {
-      indented.push({ replacement, consistent: adjustment.relation !== "irregular" });
+      indented.push({ replacement, applicable: adjustment.relation !== "irregular" || lineForLine });
       continue;
     }
     matches.whitespaceNormalized.push(replacement);

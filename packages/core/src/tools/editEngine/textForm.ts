@@ -1,3 +1,5 @@
+import { type EndedLine, endingsOfWrittenLines, type LineEnding, usualEnding } from "./lineEndings.js";
+
 const byteOrderMark = "\uFEFF";
 
 /**
@@ -11,7 +13,7 @@ export interface TextForm {
   normalized: string;
   bom: string;
   /** The line ending new text is written with. */
-  eol: "\n" | "\r\n";
+  eol: LineEnding;
   /** Offsets in `normalized` of the LFs that were CRLF in the original, ascending. */
   crlfOffsets: number[];
 }
@@ -35,7 +37,7 @@ export function textFormOf(original: string): TextForm {
     }
   }
   parts.push(body.slice(from));
-  const eol = crlfOffsets.length > lfCount ? "\r\n" : "\n";
+  const eol = usualEnding(crlfOffsets.length, lfCount);
   return { original, normalized: parts.join(""), bom, eol, crlfOffsets };
 }
 
@@ -49,8 +51,41 @@ export function toLf(text: string): string {
   return text.split("\r\n").join("\n");
 }
 
-export function withEol(text: string, eol: "\n" | "\r\n"): string {
-  return eol === "\n" ? text : text.split("\n").join(eol);
+/**
+ * `text` (LF) as it is written in place of the normalised span [start, end): each of its line
+ * breaks gets the ending the shared rule gives it from the lines the span replaces.
+ */
+export function writtenText(form: TextForm, start: number, end: number, text: string): string {
+  const written = text.split("\n");
+  if (written.length === 1) return text;
+  const replaced = endedLines(form, start, form.normalized.slice(start, end).split("\n"));
+  const endings = endingsOfWrittenLines(replaced, written.slice(0, -1), nearbyEnding(form, start, end));
+  return written.map((line, at) => line + (at < endings.length ? (endings[at] ?? form.eol) : "")).join("");
+}
+
+/** The span's lines that end inside it, each with the ending it has in the original. */
+function endedLines(form: TextForm, start: number, segments: readonly string[]): EndedLine[] {
+  const lines: EndedLine[] = [];
+  let at = start;
+  for (const text of segments.slice(0, -1)) {
+    at += text.length;
+    lines.push({ text, ending: endingAt(form, at) });
+    at += 1;
+  }
+  return lines;
+}
+
+/** The ending of the line the span ends in, else of the last line before it. */
+function nearbyEnding(form: TextForm, start: number, end: number): LineEnding | undefined {
+  const after = form.normalized.indexOf("\n", end);
+  if (after !== -1) return endingAt(form, after);
+  const before = start === 0 ? -1 : form.normalized.lastIndexOf("\n", start - 1);
+  return before === -1 ? undefined : endingAt(form, before);
+}
+
+function endingAt(form: TextForm, newlineOffset: number): LineEnding {
+  const below = countBelow(form.crlfOffsets, newlineOffset);
+  return form.crlfOffsets[below] === newlineOffset ? "\r\n" : "\n";
 }
 
 /** How many of the ascending `values` are less than `limit`. */

@@ -195,22 +195,68 @@ describe("strategy 4: indentation-flexible", () => {
     );
   });
 
-  it("refuses a block whose indentation no single rule explains, rather than mix indentation", () => {
-    // 2 → 4 would need 6 → 12, an offset would need 2 → 2: new_string has no safe indentation.
-    const error = failed(lines("if x:", "    y()", "        z()", "    w()"), {
-      oldString: "if x:\n  y()\n      z()\n  w()",
-      newString: "if x:\n  y(1)\n      z()\n  w()",
+  it("applies a unique block whose lines each drifted by their own amount, re-indenting line by line", () => {
+    // 2 → 4 would need 6 → 12, an offset would need 2 → 2: no single rule, but every line maps.
+    expectEdit(
+      lines("if x:", "    y()", "        z()", "    w()"),
+      {
+        oldString: "if x:\n  y()\n      z()\n  w()",
+        newString: "if x:\n  y(1)\n      z()\n        deeper()\n  w()\n  v()",
+      },
+      {
+        content: lines("if x:", "    y(1)", "        z()", "          deeper()", "    w()", "    v()"),
+        strategy: "indentation-flexible",
+      },
+    );
+  });
+
+  it.each([
+    {
+      name: "a line added at the start follows the line after it",
+      file: lines("{", "   a;", "        b;", "}"),
+      oldString: "{\n  a;\n    b;\n}",
+      newString: "// head\n{\n  a;\n    b;\n}",
+      content: lines("// head", "{", "   a;", "        b;", "}"),
+    },
+    {
+      name: "rewritten lines follow the lines they replace, in order",
+      file: lines("f(", "     one,", "  two,", ")"),
+      oldString: "f(\n  one,\n    two,\n)",
+      newString: "f(\n  ONE,\n    TWO,\n)",
+      content: lines("f(", "     ONE,", "  TWO,", ")"),
+    },
+    {
+      name: "a new_string already at the file's indentation is written as it is",
+      file: lines("if x:", "    y()", "z()"),
+      oldString: "if x:\n      y()\n  z()",
+      newString: "if x:\n    w()\nz()",
+      content: lines("if x:", "    w()", "z()"),
+    },
+    {
+      name: "tabs in the file stay tabs",
+      file: lines("func f() {", "\tif a {", "\t\t\tb()", "\t}", "}"),
+      oldString: "func f() {\n  if a {\n    b()\n  }\n}",
+      newString: "func f() {\n  if a {\n    b()\n    c()\n  }\n}",
+      content: lines("func f() {", "\tif a {", "\t\t\tb()", "\t\t\tc()", "\t}", "}"),
+    },
+  ])("line by line: $name", ({ file, oldString, newString, content }) => {
+    expectEdit(file, { oldString, newString }, { content, strategy: "indentation-flexible" });
+  });
+
+  it("refuses an irregular block whose lines differ by more than indentation", () => {
+    const error = failed(lines("if x:", "    y(a,  b)", "        z()", "    w()"), {
+      oldString: "if x:\n  y(a, b)\n      z()\n  w()",
+      newString: "if x:\n  y(b, a)\n      z()\n  w()",
     });
     expect(error.code).toBe("E_NOT_FOUND");
     expect(error.message).toContain("old_string's indentation does not map onto the file's by one rule");
   });
 
-  it("refuses a lone block that differs irregularly, even where new_string as written would fit", () => {
-    const error = failed(lines("if x:", "    y()", "z()"), {
-      oldString: "if x:\n      y()\n  z()",
-      newString: "if x:\n    w()\nz()",
-    });
-    expect(error.code).toBe("E_NOT_FOUND");
+  it("refuses two blocks that each map line by line, rather than pick one", () => {
+    const twice = lines("if x:", "    y()", "        z()", "", "if x:", "   y()", "         z()");
+    const error = failed(twice, { oldString: "if x:\n  y()\n      z()", newString: "if x:\n  q()" });
+    expect(error.code).toBe("E_MULTIPLE_MATCHES");
+    expect(error.message).toContain("(indentation-flexible) it fits 2 places, at lines 1, 5.");
   });
 
   it("refuses a scaled block when another block differs irregularly, rather than pick one", () => {

@@ -26,6 +26,41 @@ describe("what an edit preserves", () => {
     );
   });
 
+  it("keeps the ending of each line it replaces in a mixed file", () => {
+    // b ends with LF in a mostly-CRLF file: rewriting it with its line break keeps LF.
+    expectEdit(
+      "a\r\nb\nc\r\nd\r\n",
+      { oldString: "b\n", newString: "B\n" },
+      { content: "a\r\nB\nc\r\nd\r\n", strategy: "exact" },
+    );
+    expectEdit(
+      "a\r\nb\nc\r\nd\r\n",
+      { oldString: "a\nb\nc\n", newString: "A\nB\nC\n" },
+      { content: "A\r\nB\nC\r\nd\r\n", strategy: "exact" },
+    );
+  });
+
+  it("gives a line added between CRLF lines of a mostly-LF file their CRLF", () => {
+    expectEdit(
+      "x\ny\nz\na\r\nb\r\n",
+      { oldString: "a\nb", newString: "a\nnew\nb" },
+      { content: "x\ny\nz\na\r\nnew\r\nb\r\n", strategy: "exact" },
+    );
+  });
+
+  it("keeps a CRLF file without a final newline CRLF", () => {
+    expectEdit(
+      "a\r\nb",
+      { oldString: "b", newString: "B\nC" },
+      { content: "a\r\nB\r\nC", strategy: "exact" },
+    );
+    expectEdit(
+      "a\r\nb",
+      { oldString: "a\nb", newString: "A\nB\nC" },
+      { content: "A\r\nB\r\nC", strategy: "exact" },
+    );
+  });
+
   it("keeps a CRLF file CRLF through a fuzzy strategy", () => {
     expectEdit(
       "if (x) {\r\n    call();   \r\n}\r\n",

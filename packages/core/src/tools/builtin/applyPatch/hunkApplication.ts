@@ -1,4 +1,5 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import { endingsOfWrittenLines, type LineEnding } from "../../editEngine/index.js";
 import { seekLines } from "./lineSeek.js";
 import type { HunkLine, PatchHunk } from "./patchParser.js";
 import type { TextLine } from "./textLines.js";
@@ -57,7 +58,10 @@ export function applyHunks(
     replacements.push({
       start: located.start,
       length: covered.length,
-      lines: rewrite(located.hunkLines, covered),
+      lines: rewrite(located.hunkLines, covered, {
+        before: fileLines[located.start - 1],
+        after: fileLines[located.start + covered.length],
+      }),
     });
     cursor = located.start + covered.length;
   }
@@ -97,19 +101,53 @@ function locateHunk(texts: readonly string[], hunk: PatchHunk, cursor: number): 
   return locateHunk(texts, { ...hunk, lines: trimmed }, cursor);
 }
 
-/** The hunk's new lines: context lines as they are in the file, added lines as the patch gives them. */
-function rewrite(hunkLines: readonly HunkLine[], covered: readonly TextLine[]): TextLine[] {
+/**
+ * The hunk's new lines: context lines as they are in the file, added lines as the patch gives
+ * them, ending as the shared rule says from the lines they replace (the removed lines between
+ * the same context lines) or, where they replace none, from the lines around them.
+ */
+function rewrite(
+  hunkLines: readonly HunkLine[],
+  covered: readonly TextLine[],
+  around: { before: TextLine | undefined; after: TextLine | undefined },
+): TextLine[] {
   const rewritten: TextLine[] = [];
   let fileIndex = 0;
+  let removed: TextLine[] = [];
+  let added: string[] = [];
+  const writeAdded = () => {
+    const nearby =
+      endingOf(rewritten.at(-1) ?? around.before) ?? endingOf(covered[fileIndex] ?? around.after);
+    const endings = endingsOfWrittenLines(
+      removed.map((line) => ({ text: line.text, ending: endingOf(line) })),
+      added,
+      nearby,
+    );
+    for (const [at, text] of added.entries()) rewritten.push({ text, ending: endings[at] });
+    removed = [];
+    added = [];
+  };
   for (const line of hunkLines) {
     if (line.kind === "add") {
-      rewritten.push({ text: line.text, ending: undefined });
+      added.push(line.text);
       continue;
     }
     const original = covered[fileIndex++];
-    if (line.kind === "context" && original !== undefined) rewritten.push(original);
+    if (original === undefined) continue;
+    if (line.kind === "remove") {
+      removed.push(original);
+      continue;
+    }
+    writeAdded();
+    rewritten.push(original);
   }
+  writeAdded();
   return rewritten;
+}
+
+/** A line's ending, undefined for a last line without one or a line not yet given one. */
+function endingOf(line: TextLine | undefined): LineEnding | undefined {
+  return line?.ending === "\n" || line?.ending === "\r\n" ? line.ending : undefined;
 }
 
 function isOldSide(line: HunkLine): boolean {

@@ -7,6 +7,7 @@ import { staleFileError } from "../../staleFileCheck.js";
 import type { ToolContext } from "../../tool.js";
 import { applyHunks } from "./hunkApplication.js";
 import type { PatchOperation } from "./patchParser.js";
+import { placeholderError } from "./patchPlaceholders.js";
 import { readTextFile } from "./textFile.js";
 import { joinLines, splitLines } from "./textLines.js";
 
@@ -155,6 +156,8 @@ async function planUpdate(
     if (stale !== undefined) return { ok: false, error: stale };
   }
 
+  const placeholder = placeholderError(file.text, operation.hunks, source.relative);
+  if (placeholder !== undefined) return { ok: false, error: placeholder };
   const document = splitLines(file.text);
   const applied = applyHunks(document.lines, operation.hunks, source.relative);
   if (!applied.ok) return applied;

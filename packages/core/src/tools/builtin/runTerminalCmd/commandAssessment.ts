@@ -18,5 +18,6 @@ export async function assessCommand(
     reason: analysis.reason,
     block: analysis.block,
     needsNetwork: analysis.needsNetwork,
+    runsProjectCode: analysis.runsProjectCode,
   };
 }
