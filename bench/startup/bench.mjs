@@ -20,7 +20,9 @@ function launcherHeapFlags() {
 }
 
 export async function run() {
-  const startMs = await timeToFirstRequest();
+  const startMs = await timeToFirstRequest(process.execPath);
+  const oldNode = systemNodeOlderThan22();
+  const launcherMs = oldNode ? await timeToFirstRequest(oldNode) : undefined;
   const memory = JSON.parse(
     execFileSync(process.execPath, ["--expose-gc", ...launcherHeapFlags(), memoryProbe], {
       encoding: "utf8",
@@ -38,6 +40,15 @@ export async function run() {
       value: `${round(Math.min(...startMs))} / ${round(Math.max(...startMs))}`,
       unit: "ms",
     },
+    ...(launcherMs
+      ? [
+          {
+            metric: `  launcher path: \`lathe\` on the system's Node ${execFileSync(oldNode, ["--version"], { encoding: "utf8" }).trim()} (median of ${starts})`,
+            value: round(median(launcherMs)),
+            unit: "ms",
+          },
+        ]
+      : []),
     { metric: "RSS of a fresh session", value: memory.freshMb, unit: "MB" },
     { metric: "RSS after its first message", value: memory.startMb, unit: "MB" },
     { metric: "RSS after 100 turns", value: memory.endMb, unit: "MB" },
@@ -56,7 +67,26 @@ export async function run() {
   ];
 }
 
-async function timeToFirstRequest() {
+/**
+ * The Node first on PATH outside the one setup installs, when it is too old for Lathe: `lathe`
+ * then re-runs itself on Node 24 (bin/lathe.js), the start-up path of a machine that ships Node 20.
+ */
+function systemNodeOlderThan22() {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (dir === "" || dir.includes(`${path.sep}.tools${path.sep}node`)) continue;
+    const node = path.join(dir, "node");
+    let version;
+    try {
+      version = execFileSync(node, ["-p", "process.versions.node"], { encoding: "utf8" });
+    } catch {
+      continue;
+    }
+    return Number(version.split(".")[0]) < 22 ? node : undefined;
+  }
+  return undefined;
+}
+
+async function timeToFirstRequest(node) {
   const times = [];
   for (let i = 0; i < starts; i++) {
     const server = await startFakeLlm({ script: { turns: [{ text: "ok" }] } });
@@ -67,7 +97,7 @@ async function timeToFirstRequest() {
       const started = performance.now();
       await new Promise((resolve, reject) => {
         const child = spawn(
-          process.execPath,
+          node,
           [
             ...launcherHeapFlags(),
             lathe,

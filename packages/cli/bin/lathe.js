@@ -35,7 +35,9 @@ if (major >= 22) {
     );
     process.exit(1);
   }
-  const child = spawn(node, [...heapFlags, join(here, "..", "dist", "main.js"), ...process.argv.slice(2)], {
+  // The child runs this file again, so it takes the branch above: the compile cache is on for
+  // the launcher path too, without a NODE_COMPILE_CACHE that every program Lathe starts would inherit.
+  const child = spawn(node, [...heapFlags, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
     stdio: "inherit",
   });
   // In a terminal, Ctrl+C already reaches the child through the process group.
