@@ -47,7 +47,6 @@ export type EngineSetup =
       session: AgentSession;
       projectRoot: string;
       modelId: string;
-      toolNames: string[];
       /** Why checkpoints are off for this project, when they are. */
       checkpointsOff?: LatheErrorInfo;
       persistence: Persistence;
@@ -192,7 +191,6 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     session,
     projectRoot: projectRoot.path,
     modelId,
-    toolNames: registry.list().map((t) => t.name),
     persistence: persistence.value,
     checkpointsOff: persistence.value.checkpointsOff,
     async close() {
