@@ -163,7 +163,7 @@ function show({ io, store, values }: Context, session: SessionInfo): number {
     "Runs",
     ...runs.map(
       (run, index) =>
-        `  ${index + 1}. ${run.status}  ${run.iterations} round${run.iterations === 1 ? "" : "s"}  ${run.durationMs === undefined ? "" : `${(run.durationMs / 1000).toFixed(1)} s  `}${usageLine(run.usage)}${run.errorCode ? `  ${run.errorCode}` : ""}`,
+        `  ${index + 1}. ${run.status}  ${timeOf(run.startedAt)}${run.endedAt === undefined ? "" : ` – ${timeOf(run.endedAt)}`}  ${run.iterations} round${run.iterations === 1 ? "" : "s"}  ${run.durationMs === undefined ? "" : `${(run.durationMs / 1000).toFixed(1)} s  `}${usageLine(run.usage)}${run.errorCode ? `  ${run.errorCode}` : ""}`,
     ),
     "",
     "Messages",

@@ -67,6 +67,7 @@ describe("a run killed with SIGKILL loses at most the turn in flight", () => {
         { home: ws.home, env, ...(onStdout ? { onStdout } : {}) },
       );
     const killedAt: string[] = [];
+    let interrupted = 0;
     for (let point = 0; point < killPoints; point++) {
       const fake = await server(script());
       // Half the kills land a random time after a tool call starts, half at a random moment of the run.
@@ -128,7 +129,34 @@ describe("a run killed with SIGKILL loses at most the turn in flight", () => {
       const callIds = sent.messages.flatMap((m) => m.tool_calls?.map((c) => c.id) ?? []);
       const resultIds = sent.messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id);
       expect(resultIds.sort()).toEqual(callIds.sort());
+
+      // The killed run is marked interrupted, with an end time, once its process is gone; a run the
+      // kill missed ended on its own.
+      const afterResume = await runLathe(["sessions", "show", sessionId, "--cwd", ws.root, "--json"], {
+        home: ws.home,
+        env,
+      });
+      const runs = JSON.parse(afterResume.stdout).runs as {
+        status: string;
+        startedAt: number;
+        endedAt?: number;
+      }[];
+      const finished = lines.some((line) => line.type === "result");
+      expect(runs.map((r) => r.status)).toEqual([finished ? "completed" : "interrupted", "completed"]);
+      expect(runs[0]!.endedAt).toBeGreaterThanOrEqual(runs[0]!.startedAt);
+      expect(runs[0]!.endedAt).toBeLessThanOrEqual(runs[1]!.startedAt);
+      if (!finished) {
+        interrupted++;
+        const text = await runLathe(["sessions", "show", sessionId, "--cwd", ws.root], {
+          home: ws.home,
+          env,
+        });
+        expect(text.stdout).toMatch(
+          /\n {2}1\. interrupted {2}\d{4}-\d\d-\d\d \d\d:\d\d – \d{4}-\d\d-\d\d \d\d:\d\d {2}/,
+        );
+      }
     }
+    expect(interrupted).toBeGreaterThan(killPoints / 2);
     // The kills landed in different places: not all before the first turn, not all after the last.
     const turnsSeen = new Set(killedAt.map((entry) => entry.split(":")[2]));
     expect(turnsSeen.size).toBeGreaterThan(2);

@@ -1,5 +1,6 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { LatheEvent, ToolCallState } from "@lathe/protocol";
+import { currentProcess } from "../processIdentity/processIdentity.js";
 
 const terminalStates: ReadonlySet<ToolCallState> = new Set(["success", "error", "rejected", "cancelled"]);
 
@@ -27,8 +28,10 @@ export class EventRecorder {
     private readonly redact: (text: string) => string,
   ) {
     this.statements = {
+      // With this process as its owner, so that a run it never ends is found once it is gone.
       runStart: db.prepare(
-        "INSERT OR IGNORE INTO runs (id, session_id, prompt, mode, model, started_at) VALUES (?, ?, ?, ?, ?, ?)",
+        `INSERT OR IGNORE INTO runs (id, session_id, prompt, mode, model, started_at, owner_pid, owner_start_ticks)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       runComplete: db.prepare(
         `UPDATE runs SET status = ?, iterations = ?, error_code = ?, error_message = ?, ended_at = ?, duration_ms = ?
@@ -62,8 +65,9 @@ export class EventRecorder {
   record(event: LatheEvent): void {
     const s = this.statements;
     switch (event.type) {
-      case "run_start":
+      case "run_start": {
         this.runModels.set(event.runId, event.model);
+        const owner = currentProcess();
         s.runStart!.run(
           event.runId,
           event.sessionId,
@@ -71,9 +75,12 @@ export class EventRecorder {
           event.mode,
           event.model,
           event.at,
+          owner.pid,
+          owner.startTicks ?? null,
         );
         s.touchSession!.run(event.at, event.sessionId);
         return;
+      }
       case "run_complete":
         this.runModels.delete(event.runId);
         s.runComplete!.run(

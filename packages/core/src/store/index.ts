@@ -8,6 +8,7 @@ export type {
   CheckpointRecord,
   NewSession,
   RunRecord,
+  RunStatus,
   SessionInfo,
   ToolCallRecord,
 } from "./storeRecords.js";

@@ -198,4 +198,13 @@ export const migrations: readonly string[] = [
     vector BLOB NOT NULL
   );
   `,
+  // 3: the process that owns a run, so a run whose process was killed is found and marked
+  // interrupted instead of showing as running for good. The start time (clock ticks after boot,
+  // Linux only) tells a reused pid from the owner. The partial index keeps the look for such runs,
+  // made each time the database is opened, to the few rows still running.
+  `
+  ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
+  ALTER TABLE runs ADD COLUMN owner_start_ticks INTEGER;
+  CREATE INDEX runs_running ON runs(status) WHERE status = 'running';
+  `,
 ];

@@ -13,6 +13,7 @@ import {
 } from "@lathe/protocol";
 import { inTransaction, openDatabase, storageError } from "./database.js";
 import { EventRecorder } from "./eventRecorder.js";
+import { markInterruptedRuns } from "./interruptedRuns.js";
 import { ambiguousPrefix, storedUniquePrefix, uniquePrefixes } from "./shortIds.js";
 import type {
   CheckpointReason,
@@ -22,6 +23,7 @@ import type {
   SessionInfo,
   ToolCallRecord,
 } from "./storeRecords.js";
+import { runStatusSchema } from "./storeRecords.js";
 import { type UsageColumns, usageFromRow, usageSums } from "./usageRows.js";
 
 export type StoreOutcome<T> = { ok: true; value: T } | { ok: false; error: LatheErrorInfo };
@@ -83,9 +85,19 @@ export class SessionStore {
     return statement;
   }
 
+  /**
+   * Every face opens the database here, so this is where the runs of killed processes stop
+   * showing as running. Marking them is left to the next opening when the database is too busy
+   * to write to now: the store is usable all the same.
+   */
   static open(path: string, options: SessionStoreOptions = {}): StoreOutcome<SessionStore> {
     const opened = openDatabase(path);
     if (!opened.ok) return opened;
+    try {
+      markInterruptedRuns(opened.db);
+    } catch {
+      // Busy or read-only: the runs stay as they are until a later opening can write.
+    }
     return { ok: true, value: new SessionStore(opened.db, options) };
   }
 
@@ -244,7 +256,7 @@ export class SessionStore {
       prompt: String(row.prompt),
       mode: String(row.mode),
       model: String(row.model),
-      status: String(row.status),
+      status: runStatusSchema.parse(row.status),
       iterations: Number(row.iterations),
       errorCode: row.error_code ? String(row.error_code) : undefined,
       errorMessage: row.error_message ? String(row.error_message) : undefined,

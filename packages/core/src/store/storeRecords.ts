@@ -1,4 +1,5 @@
-import type { Usage } from "@lathe/protocol";
+import { runEndReasonSchema, type Usage } from "@lathe/protocol";
+import { z } from "zod";
 
 /** A session as listed and shown: its place, its size and what it cost. */
 export interface SessionInfo {
@@ -15,13 +16,19 @@ export interface SessionInfo {
   usage: Usage;
 }
 
+/**
+ * How a stored run stands: `running` while its process runs it, how it ended once it has, or
+ * `interrupted` when its process was gone before it could say (killed, crashed).
+ */
+export const runStatusSchema = z.enum(["running", ...runEndReasonSchema.options, "interrupted"]);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
 export interface RunRecord {
   id: string;
   prompt: string;
   mode: string;
   model: string;
-  /** `running` while in flight, or when the process died during the run. */
-  status: string;
+  status: RunStatus;
   iterations: number;
   errorCode?: string;
   errorMessage?: string;
