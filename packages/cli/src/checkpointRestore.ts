@@ -15,8 +15,12 @@ export interface RestoreRequest {
 }
 
 export interface CheckpointRestoreResult {
-  /** Present when the files were restored. */
-  code?: { written: string[]; removed: string[] };
+  /**
+   * Present when the files were restored. `refused`: paths left alone because a symlink stands
+   * where the checkpoint has a directory on their way. `recovered`: what a killed Lathe had left
+   * and was repaired first (a stale lock, a restore half-done).
+   */
+  code?: { written: string[]; removed: string[]; refused: string[]; recovered: string[] };
   /** Present when the conversation was restored. */
   conversation?: { messagesRemoved: number; backupSession: string };
 }
@@ -50,9 +54,9 @@ export async function restoreCheckpoint(request: RestoreRequest): Promise<Restor
     if (!shadow.ok) return shadow;
     const restored = await shadow.value.restore(checkpoint.commit);
     if (!restored.ok) return restored;
-    const { written, removed, before } = restored.value;
+    const { written, removed, refused, recovered, before } = restored.value;
     if (before) store.addCheckpoint({ sessionId: session.id, reason: "before_restore", commit: before });
-    result.code = { written, removed };
+    result.code = { written, removed, refused, recovered };
   }
   if (request.conversation && atMessage) {
     const backup = store.fork(session.id, undefined, { backup: true });

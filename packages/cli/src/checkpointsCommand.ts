@@ -158,9 +158,13 @@ async function restore(
   const report = { checkpoint: checkpoint.id, session: session.id, ...code, ...conversation };
   const lines: string[] = [];
   if (code) {
+    for (const note of code.recovered) io.stderr(`lathe: ${note}\n`);
     lines.push(
       `Restored ${session.projectRoot}: ${code.written.length} file(s) written back, ${code.removed.length} removed.`,
     );
+    if (code.refused.length > 0) {
+      lines.push(`Left alone, a symlink being on the way: ${code.refused.join(", ")}`);
+    }
   }
   if (conversation) {
     lines.push(

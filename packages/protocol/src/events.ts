@@ -227,7 +227,7 @@ export const eventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("notice"),
     ...base,
-    level: z.enum(["info", "warning"]),
+    level: z.enum(["info", "warning", "error"]),
     code: errorCodeSchema.optional(),
     message: z.string(),
   }),

@@ -5,7 +5,10 @@ import type { SessionStorage } from "./sessionStorage.js";
 export interface Checkpointer {
   snapshot(
     label: string,
-  ): Promise<{ ok: true; value: { commit: string } } | { ok: false; error: LatheErrorInfo }>;
+  ): Promise<
+    | { ok: true; value: { commit: string; recovered?: readonly string[] } }
+    | { ok: false; error: LatheErrorInfo }
+  >;
 }
 
 export type CheckpointReason = "user_message" | "tool_call";
@@ -20,7 +23,9 @@ type Snapshot = ReturnType<Checkpointer["snapshot"]>;
 
 /**
  * Snapshots of the project at each user message and before each call that may change it
- * (SPEC §7). A snapshot that fails is a notice, never the end of the run.
+ * (SPEC §7). A snapshot that fails is an error notice, never the end of the run: the run goes on,
+ * but the user must see that what it changes next cannot be undone. Repairs the repository made
+ * (a stale lock of a killed process cleared, an interrupted restore finished) are info notices.
  */
 export class SessionCheckpoints {
   constructor(
@@ -56,8 +61,16 @@ export class SessionCheckpoints {
   ): Promise<void> {
     const taken = await snapshot;
     if (!taken.ok) {
-      emit({ type: "notice", level: "warning", code: taken.error.code, message: taken.error.message });
+      emit({
+        type: "notice",
+        level: "error",
+        code: "E_CHECKPOINT",
+        message: `No checkpoint was taken (${reason === "tool_call" ? "before a tool call" : "at this message"}), so what follows cannot be undone with a restore: ${taken.error.message}`,
+      });
       return;
+    }
+    for (const note of taken.value.recovered ?? []) {
+      emit({ type: "notice", level: "info", message: note });
     }
     const record = { sessionId: this.sessionId, reason, commit: taken.value.commit, ...at };
     let checkpointId = newId();

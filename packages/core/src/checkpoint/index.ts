@@ -3,6 +3,8 @@ export type { CheckpointOutcome } from "./checkpointOutcome.js";
 export type { PruneResult } from "./pruning.js";
 export {
   openShadowRepository,
+  type PruneOutcome,
+  type Recoveries,
   type RestoreResult,
   ShadowRepository,
   type ShadowRepositorySettings,

@@ -1,86 +1,76 @@
-import { lstat, rmdir, unlink } from "node:fs/promises";
-import path from "node:path";
+import { forEachBlob } from "./blobContents.js";
 import { type CheckpointOutcome, succeed } from "./checkpointOutcome.js";
-import { literalPathspec, pathspecInput } from "./pathspecs.js";
+import {
+  type EntryKind,
+  entryExists,
+  entryKind,
+  parentsAreDirectories,
+  removeEmptiedDirectories,
+  removeEntry,
+  replaceEntry,
+} from "./projectEntries.js";
 import type { ShadowGit } from "./shadowGit.js";
 import { gitlinkMode, treeChanges } from "./treeChanges.js";
 
 export interface RestoredFiles {
   written: string[];
   removed: string[];
+  /**
+   * Paths left as they are because a directory on their way is a symbolic link (or not a
+   * directory at all): writing or deleting through it could reach outside the project.
+   */
+  refused: string[];
 }
 
 /**
  * Makes the work tree match `target`, given `current`: a tree captured just now. Only paths the
  * shadow tracks are touched. A path missing from `current` yet present on disk is ignored or over
  * the size limit, so it stays as it is even if the checkpoint holds an older version; nested
- * repositories (gitlinks) are never written or deleted either.
+ * repositories (gitlinks) are never written or deleted either. Each file is replaced whole
+ * (temp file, then rename), so a restore killed half-way leaves no half-written file, and running
+ * it again finishes it.
  */
 export async function restoreWorkTree(
   git: ShadowGit,
   target: string,
   current: string,
 ): Promise<CheckpointOutcome<RestoredFiles>> {
+  const root = git.workTree;
   const changes = await treeChanges(git, target, current);
   if (!changes.ok) return changes;
   const tracked = changes.value.filter(
     (change) => change.fromMode !== gitlinkMode && change.toMode !== gitlinkMode,
   );
-  const removed = tracked.filter((change) => change.status === "A").map((change) => change.path);
-  for (const file of removed) await removeFile(path.join(git.workTree, file));
-  // Before anything is written: a file that was a directory (or the reverse) needs the old one gone.
-  await removeEmptiedDirectories(git.workTree, removed);
-
-  const written: string[] = [];
+  const refused: string[] = [];
+  const removed: string[] = [];
   for (const change of tracked) {
-    if (change.status === "A") continue;
-    if (change.status === "D" && (await exists(path.join(git.workTree, change.path)))) continue;
-    written.push(change.path);
+    if (change.status !== "A") continue;
+    if (!(await parentsAreDirectories(root, change.path))) {
+      refused.push(change.path);
+      continue;
+    }
+    await removeEntry(root, change.path);
+    removed.push(change.path);
   }
-  if (written.length > 0) {
-    const checkedOut = await git.run(["checkout", target, "--pathspec-from-file=-", "--pathspec-file-nul"], {
-      input: pathspecInput(written.map(literalPathspec)),
-    });
-    if (!checkedOut.ok) return checkedOut;
-  }
-  return succeed({ written, removed });
-}
+  // Before anything is written: a file that was a directory (or the reverse) needs the old one gone.
+  await removeEmptiedDirectories(root, removed);
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await lstat(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function removeFile(file: string): Promise<void> {
-  try {
-    await unlink(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-}
-
-/** Removes the directories that held removed files, deepest first, when nothing else is left in them. */
-async function removeEmptiedDirectories(root: string, removed: readonly string[]): Promise<void> {
+  const writes: { path: string; id: string; kind: EntryKind }[] = [];
+  // Directories found real before writing; removals are done, so they stay real while writing.
   const directories = new Set<string>();
-  for (const file of removed) {
-    for (let dir = path.dirname(file); dir !== "." && dir !== path.sep; dir = path.dirname(dir)) {
-      directories.add(dir);
+  for (const change of tracked) {
+    const kind = entryKind(change.fromMode);
+    if (change.status === "A" || kind === undefined) continue;
+    if (!(await parentsAreDirectories(root, change.path, directories))) {
+      refused.push(change.path);
+      continue;
     }
+    if (change.status === "D" && (await entryExists(root, change.path))) continue;
+    writes.push({ path: change.path, id: change.fromId, kind });
   }
-  const deepestFirst = [...directories].sort((a, b) => depth(b) - depth(a));
-  for (const dir of deepestFirst) {
-    try {
-      await rmdir(path.join(root, dir));
-    } catch {
-      // Not empty (ignored files, untracked nested content) or already gone: it stays as it is.
-    }
-  }
-}
-
-function depth(relative: string): number {
-  return relative.split("/").length;
+  const written = await forEachBlob(git, writes, (write, content) =>
+    replaceEntry(root, write.path, write.kind, content, directories),
+  );
+  if (!written.ok) return written;
+  return succeed({ written: writes.map((write) => write.path), removed, refused: refused.sort() });
 }

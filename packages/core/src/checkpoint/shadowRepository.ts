@@ -4,9 +4,12 @@ import { type CheckpointOutcome, fail, succeed } from "./checkpointOutcome.js";
 import { isCheckpoint, newestCheckpoint, parseCommitId, recordCheckpoint } from "./checkpointRefs.js";
 import { directorySize } from "./directorySize.js";
 import { prepareGitDir } from "./gitDirSetup.js";
+import { acquireOperationLock } from "./operationLock.js";
 import { serialized } from "./operationQueue.js";
 import { type PruneResult, pruneCheckpoints } from "./pruning.js";
-import { type RestoredFiles, restoreWorkTree } from "./restoreWorkTree.js";
+import { restoreJournalExists } from "./restoreJournal.js";
+import type { RestoredFiles } from "./restoreWorkTree.js";
+import { finishInterruptedRestore, journaledRestore } from "./resumableRestore.js";
 import { ShadowGit, userExcludesFile } from "./shadowGit.js";
 import { type CaptureSettings, captureWorkTree } from "./workTreeCapture.js";
 
@@ -20,21 +23,35 @@ export interface ShadowRepositorySettings {
   maxTotalBytes?: number;
   /** For the refusal of the home directory as a work tree (default `os.homedir()`). */
   homeDir?: string;
+  /** How long an operation waits for another process's to finish before failing (default 10 s). */
+  lockWaitMs?: number;
 }
 
-export interface SnapshotResult {
+/**
+ * Repairs made before an operation, for the user to be told: a stale lock of a killed process
+ * cleared, a restore it left half-done finished. Each is reported once, by the next snapshot,
+ * restore or prune to succeed.
+ */
+export interface Recoveries {
+  recovered: string[];
+}
+
+export interface SnapshotResult extends Recoveries {
   commit: string;
   /** Files left out for being over the size limit. */
   skipped: string[];
 }
 
-export interface RestoreResult extends RestoredFiles {
+export interface RestoreResult extends RestoredFiles, Recoveries {
   /** The checkpoint taken just before restoring: restoring it undoes the restore. */
   before: string;
 }
 
+export type PruneOutcome = PruneResult & Recoveries;
+
 const defaultMaxFileBytes = 2 * 1024 * 1024;
 const defaultMaxTotalBytes = 1024 ** 3;
+const defaultLockWaitMs = 10_000;
 
 /**
  * Opens (creating on first use) the shadow repository of a project: a git dir under
@@ -45,8 +62,12 @@ export async function openShadowRepository(
 ): Promise<CheckpointOutcome<ShadowRepository>> {
   const maxFileBytes = settings.maxFileBytes ?? defaultMaxFileBytes;
   const maxTotalBytes = settings.maxTotalBytes ?? defaultMaxTotalBytes;
-  if (!isByteCount(maxFileBytes) || !isByteCount(maxTotalBytes)) {
-    return fail("E_INVALID_ARGS", "maxFileBytes and maxTotalBytes must be non-negative integers.");
+  const lockWaitMs = settings.lockWaitMs ?? defaultLockWaitMs;
+  if (!isByteCount(maxFileBytes) || !isByteCount(maxTotalBytes) || !isByteCount(lockWaitMs)) {
+    return fail(
+      "E_INVALID_ARGS",
+      "maxFileBytes, maxTotalBytes and lockWaitMs must be non-negative integers.",
+    );
   }
   return guarded(async () => {
     const location = await locateCheckpoints(settings);
@@ -59,7 +80,12 @@ export async function openShadowRepository(
       maxFileBytes,
       excludedDirs: latheHomeInProject === undefined ? [] : [latheHomeInProject],
     };
-    return succeed(new ShadowRepository(git, capture, maxTotalBytes));
+    const repository = new ShadowRepository(git, capture, { maxTotalBytes, lockWaitMs });
+    // Every session opens the repository: a restore killed half-way is finished before anything
+    // snapshots the half-restored tree. Without one pending, no lock is taken; when finishing
+    // fails (another process holds the lock for long), the next operation tries again.
+    if (restoreJournalExists(gitDir)) await repository.recover();
+    return succeed(repository);
   });
 }
 
@@ -73,18 +99,25 @@ export class ShadowRepository {
   private readonly git: ShadowGit;
   private readonly capture: CaptureSettings;
   private readonly maxTotalBytes: number;
+  private readonly lockWaitMs: number;
+  private pendingRecoveries: string[] = [];
 
-  constructor(git: ShadowGit, capture: CaptureSettings, maxTotalBytes: number) {
+  constructor(
+    git: ShadowGit,
+    capture: CaptureSettings,
+    limits: { maxTotalBytes: number; lockWaitMs: number },
+  ) {
     this.git = git;
     this.gitDir = git.gitDir;
     this.projectRoot = git.workTree;
     this.capture = capture;
-    this.maxTotalBytes = maxTotalBytes;
+    this.maxTotalBytes = limits.maxTotalBytes;
+    this.lockWaitMs = limits.lockWaitMs;
   }
 
   /** Records the work tree as it is now; an unchanged tree gives back the newest checkpoint. */
   snapshot(label: string): Promise<CheckpointOutcome<SnapshotResult>> {
-    return this.exclusive(() => this.snapshotNow(label));
+    return this.reported(this.exclusive(() => this.snapshotNow(label)));
   }
 
   /** What changed from the checkpoint to the current work tree, seen from the checkpoint. */
@@ -103,26 +136,33 @@ export class ShadowRepository {
    * since. Takes a checkpoint first, so the restore itself can be undone.
    */
   restore(commit: string): Promise<CheckpointOutcome<RestoreResult>> {
-    return this.exclusive(async () => {
-      const id = await this.knownCheckpoint(commit);
-      if (!id.ok) return id;
-      const before = await this.snapshotNow(`Before restoring ${id.value}`);
-      if (!before.ok) return before;
-      const restored = await restoreWorkTree(this.git, id.value, before.value.commit);
-      return restored.ok ? succeed({ ...restored.value, before: before.value.commit }) : restored;
-    });
+    return this.reported(
+      this.exclusive(async () => {
+        const id = await this.knownCheckpoint(commit);
+        if (!id.ok) return id;
+        const before = await this.snapshotNow(`Before restoring ${id.value}`);
+        if (!before.ok) return before;
+        const restored = await journaledRestore(this.git, { target: id.value, before: before.value.commit });
+        return restored.ok ? succeed({ ...restored.value, before: before.value.commit }) : restored;
+      }),
+    );
   }
 
   /** Drops the oldest checkpoints (never the newest) until the git dir is under `maxTotalBytes`. */
-  prune(): Promise<CheckpointOutcome<PruneResult>> {
-    return this.exclusive(() => pruneCheckpoints(this.git, this.maxTotalBytes));
+  prune(): Promise<CheckpointOutcome<PruneOutcome>> {
+    return this.reported(this.exclusive(() => pruneCheckpoints(this.git, this.maxTotalBytes)));
+  }
+
+  /** Clears what a killed process left (a stale lock, a restore half-done); `exclusive` does the work. */
+  recover(): Promise<CheckpointOutcome<void>> {
+    return this.exclusive(async () => succeed(undefined));
   }
 
   sizeBytes(): Promise<number> {
     return serialized(this.gitDir, () => directorySize(this.gitDir));
   }
 
-  private async snapshotNow(label: string): Promise<CheckpointOutcome<SnapshotResult>> {
+  private async snapshotNow(label: string): Promise<CheckpointOutcome<Omit<SnapshotResult, "recovered">>> {
     const captured = await captureWorkTree(this.git, this.capture);
     if (!captured.ok) return captured;
     const { tree, skipped } = captured.value;
@@ -148,8 +188,38 @@ export class ShadowRepository {
     return succeed(id);
   }
 
+  /**
+   * Runs `operation` alone: after every operation of this process on the project (the queue) and
+   * under Lathe's lock on the git dir (other processes). Whatever a killed process left is repaired
+   * first, and the repair remembered for the next result.
+   */
   private exclusive<T>(operation: () => Promise<CheckpointOutcome<T>>): Promise<CheckpointOutcome<T>> {
-    return serialized(this.gitDir, () => guarded(operation));
+    return serialized(this.gitDir, () =>
+      guarded(async () => {
+        const lock = await acquireOperationLock(this.gitDir, this.lockWaitMs);
+        if (!lock.ok) return lock;
+        try {
+          if (lock.value.recovered !== undefined) this.pendingRecoveries.push(lock.value.recovered);
+          const finished = await finishInterruptedRestore(this.git, this.capture);
+          if (!finished.ok) return finished;
+          if (finished.value !== undefined) this.pendingRecoveries.push(finished.value);
+          return await operation();
+        } finally {
+          await lock.value.release();
+        }
+      }),
+    );
+  }
+
+  /** Hands the remembered repairs to a successful result; a failed one leaves them for the next. */
+  private async reported<T>(
+    outcome: Promise<CheckpointOutcome<T>>,
+  ): Promise<CheckpointOutcome<T & Recoveries>> {
+    const settled = await outcome;
+    if (!settled.ok) return settled;
+    const recovered = this.pendingRecoveries;
+    this.pendingRecoveries = [];
+    return succeed({ ...settled.value, recovered });
   }
 }
 

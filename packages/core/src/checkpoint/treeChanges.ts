@@ -7,6 +7,8 @@ export interface TreeChange {
   status: "A" | "D" | "M" | "T";
   fromMode: string;
   toMode: string;
+  /** The object in the first tree (all zeros for "A"). */
+  fromId: string;
 }
 
 export const gitlinkMode = "160000";
@@ -22,10 +24,12 @@ export async function treeChanges(
   const changes: TreeChange[] = [];
   // Records come in pairs: ":<from mode> <to mode> <from id> <to id> <status>", then the path.
   for (let index = 0; index + 1 < fields.value.length; index += 2) {
-    const [fromMode = "", toMode = "", , , status = ""] = (fields.value[index] ?? "").slice(1).split(" ");
+    const [fromMode = "", toMode = "", fromId = "", , status = ""] = (fields.value[index] ?? "")
+      .slice(1)
+      .split(" ");
     const path = fields.value[index + 1] ?? "";
     if (status === "A" || status === "D" || status === "M" || status === "T") {
-      changes.push({ path, status, fromMode, toMode });
+      changes.push({ path, status, fromMode, toMode, fromId });
     }
   }
   return succeed(changes);
