@@ -37,8 +37,12 @@ if (major >= 22) {
   }
   // The child runs this file again, so it takes the branch above: the compile cache is on for
   // the launcher path too, without a NODE_COMPILE_CACHE that every program Lathe starts would inherit.
+  // Signals are forwarded below, but a SIGKILL of this launcher cannot be: the engine would go on
+  // editing the project, orphaned. So it gets one end of a pipe as fd 3 and stops when that end
+  // closes, which the kernel does when this process dies, however it dies (src/launcherWatch.ts).
   const child = spawn(node, [...heapFlags, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: "inherit",
+    stdio: ["inherit", "inherit", "inherit", "pipe"],
+    env: { ...process.env, LATHE_PARENT_FD: "3" },
   });
   // In a terminal, Ctrl+C already reaches the child through the process group.
   const forwarded = process.stdin.isTTY ? ["SIGTERM", "SIGHUP"] : ["SIGINT", "SIGTERM", "SIGHUP"];

@@ -2,6 +2,7 @@ import { type AgentSession, redactDeep } from "@lathe/core";
 import type { OutputFormat } from "./cliArgs.js";
 import { exitCodeFor } from "./exitCodes.js";
 import { followToolRounds } from "./finalToolRound.js";
+import type { ClosableOutput } from "./output/closableOutput.js";
 import { streamJsonOutput } from "./output/streamJsonOutput.js";
 import { textOutput } from "./output/textOutput.js";
 
@@ -14,9 +15,15 @@ export interface HeadlessInputs {
   version: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Where `stdout` writes: when its reader goes away, the run is cancelled as by Ctrl+C. */
+  stdoutState: Pick<ClosableOutput, "closed" | "onClose">;
 }
 
-/** Runs one task to the end and returns the process exit code. The first Ctrl+C cancels the run. */
+/**
+ * Runs one task to the end and returns the process exit code. The first Ctrl+C cancels the run,
+ * and so does a stdout closed under it (`| head`): nobody reads the rest, and a run that goes on
+ * would keep editing the project and paying for the model unwatched.
+ */
 export async function runHeadless(inputs: HeadlessInputs): Promise<number> {
   const { session, stdout, stderr } = inputs;
   const started = performance.now();
@@ -49,7 +56,12 @@ export async function runHeadless(inputs: HeadlessInputs): Promise<number> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  const result = await session.send(inputs.prompt);
+  const stopWatchingStdout = inputs.stdoutState.onClose(() => session.cancel());
+  const running = session.send(inputs.prompt);
+  // The init line may already have found stdout closed: the run has only just been registered.
+  if (inputs.stdoutState.closed) session.cancel();
+  const result = await running;
+  stopWatchingStdout();
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
   stopWatchingPlan();

@@ -6,11 +6,18 @@ import { exitCodes } from "./exitCodes.js";
 import { runHeadless } from "./headlessRun.js";
 import { InteractiveChat } from "./interactiveChat.js";
 import { latheHomeFrom } from "./latheHome.js";
+import { watchLauncher } from "./launcherWatch.js";
+import { closableOutput } from "./output/closableOutput.js";
 import type { CommandIo } from "./subcommandArgs.js";
 import { loadUserSettings } from "./userSettings.js";
 
-const stdout = (text: string) => process.stdout.write(text);
-const stderr = (text: string) => process.stderr.write(text);
+// Before anything is started: what Lathe starts must not inherit the launcher's variable.
+watchLauncher(process.env);
+
+const stdoutOutput = closableOutput(process.stdout);
+const stderrOutput = closableOutput(process.stderr);
+const stdout = (text: string) => stdoutOutput.write(text);
+const stderr = (text: string) => stderrOutput.write(text);
 
 /** What a subcommand module gets: the same for all of them. */
 type CommandRunner = (io: CommandIo) => Promise<number>;
@@ -116,6 +123,7 @@ async function runPrompt(
     version: cliVersion,
     stdout,
     stderr,
+    stdoutState: stdoutOutput,
   });
 }
 
@@ -136,5 +144,6 @@ async function readStdin(): Promise<string> {
 }
 
 const code = await main(process.argv.slice(2));
-// Let stdout drain before exiting; pipes may still hold the last lines.
-process.stdout.write("", () => process.exit(code));
+// Let stdout drain before exiting; pipes may still hold the last lines. A closed one holds nothing.
+if (stdoutOutput.closed) process.exit(code);
+else process.stdout.write("", () => process.exit(code));
