@@ -10,9 +10,11 @@ import { watchLauncher } from "./launcherWatch.js";
 import { closableOutput } from "./output/closableOutput.js";
 import type { CommandIo } from "./subcommandArgs.js";
 import { loadUserSettings } from "./userSettings.js";
+import { keepWasmOnBaselineCompiler } from "./wasmTiering.js";
 
 // Before anything is started: what Lathe starts must not inherit the launcher's variable.
 watchLauncher(process.env);
+keepWasmOnBaselineCompiler();
 
 const stdoutOutput = closableOutput(process.stdout);
 const stderrOutput = closableOutput(process.stderr);
