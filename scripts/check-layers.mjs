@@ -13,7 +13,16 @@ import { fileURLToPath } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Folders that stand alone, and the folders they must not import. */
-export const standAlone = ["store", "processIdentity", "planning", "llm", "git", "secrets", "cancellation", "fileSystem"];
+export const standAlone = [
+  "store",
+  "processIdentity",
+  "planning",
+  "llm",
+  "git",
+  "secrets",
+  "cancellation",
+  "fileSystem",
+];
 export const above = ["tools", "agent", "context", "codeIntel", "hooks", "processes", "mcp", "trust"];
 
 /** Removes comments (keeping string literals, so `"//"` in a string stays). */
