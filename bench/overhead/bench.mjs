@@ -10,11 +10,17 @@ export async function run() {
   const figures = [];
   for (const modelId of ["openai:gpt-4.1", "anthropic:claude-sonnet-4-5", "google:gemini-2.5-pro"]) {
     const label = modelId.split(":")[0];
-    const gaps = await measure(modelId);
+    const { gaps, bytes } = await measure(modelId);
     const sorted = [...gaps].sort((a, b) => a - b);
     const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
     figures.push({ metric: `${label}: overhead median`, value: round(at(0.5)), unit: "ms", target: "< 5" });
     figures.push({ metric: `${label}: overhead p95`, value: round(at(0.95)), unit: "ms" });
+    // What one round of a read_file call adds to every later request: its call and its result.
+    figures.push({
+      metric: `${label}: request bytes, first / last / added per round`,
+      value: `${bytes[0]} / ${bytes.at(-1)} / ${round((bytes.at(-1) - bytes[0]) / (bytes.length - 1))}`,
+      unit: "B",
+    });
   }
   return figures;
 }
@@ -44,7 +50,7 @@ async function measure(modelId) {
   for (let i = 0; i + 1 < server.requests.length; i++) {
     gaps.push(server.requests[i + 1].receivedAt - server.requests[i].respondedAt - toolTime[i]);
   }
-  return gaps;
+  return { gaps, bytes: server.requests.map((request) => request.bytes) };
 }
 
 const round = (n) => Math.round(n * 100) / 100;

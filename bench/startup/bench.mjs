@@ -23,6 +23,9 @@ export async function run() {
   const startMs = await timeToFirstRequest(process.execPath);
   const oldNode = systemNodeOlderThan22();
   const launcherMs = oldNode ? await timeToFirstRequest(oldNode) : undefined;
+  const weights = [];
+  for (const mode of ["agent", "ask", "plan", "debug"])
+    weights.push({ mode, ...(await firstRequestWeight(mode)) });
   const memory = JSON.parse(
     execFileSync(process.execPath, ["--expose-gc", ...launcherHeapFlags(), memoryProbe], {
       encoding: "utf8",
@@ -49,6 +52,15 @@ export async function run() {
           },
         ]
       : []),
+    ...weights.flatMap(({ mode, bytes, toolBytes, tools }) => [
+      {
+        metric: `first request, ${mode} mode (default settings)`,
+        value: round(bytes / 1024),
+        unit: "KB",
+        target: mode === "agent" ? "< 20" : undefined,
+      },
+      { metric: `  tool schemas: ${tools} tools`, value: round(toolBytes / 1024), unit: "KB" },
+    ]),
     { metric: "RSS of a fresh session", value: memory.freshMb, unit: "MB" },
     { metric: "RSS after its first message", value: memory.startMb, unit: "MB" },
     { metric: "RSS after 100 turns", value: memory.endMb, unit: "MB" },
@@ -84,6 +96,48 @@ function systemNodeOlderThan22() {
     return Number(version.split(".")[0]) < 22 ? node : undefined;
   }
   return undefined;
+}
+
+/**
+ * The size of `lathe -p`'s first request in a mode, with the default settings, and of the tool
+ * definitions in it: what every request of a run carries before any history.
+ */
+async function firstRequestWeight(mode) {
+  const server = await startFakeLlm({ script: { turns: [{ text: "ok" }] } });
+  const home = mkdtempSync(path.join(tmpdir(), "lathe-bench-home-"));
+  const project = mkdtempSync(path.join(tmpdir(), "lathe-bench-project-"));
+  writeFileSync(path.join(project, "README.md"), "# A project\n");
+  try {
+    await new Promise((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        [
+          lathe,
+          "-p",
+          "hello",
+          "--mode",
+          mode,
+          "--cwd",
+          project,
+          "--model",
+          "openai:gpt-4.1",
+          "--base-url",
+          `${server.url}/v1`,
+        ],
+        { env: { ...process.env, LATHE_HOME: home, OPENAI_API_KEY: fakeKeys.openaiBench }, stdio: "ignore" },
+      );
+      child.on("error", reject);
+      child.on("close", resolve);
+    });
+    const first = server.requests[0];
+    if (!first) throw new Error(`startup bench: lathe made no request in ${mode} mode`);
+    const tools = first.body.tools ?? [];
+    return { bytes: first.bytes, toolBytes: Buffer.byteLength(JSON.stringify(tools)), tools: tools.length };
+  } finally {
+    await server.close();
+    rmSync(home, { recursive: true, force: true });
+    rmSync(project, { recursive: true, force: true });
+  }
 }
 
 async function timeToFirstRequest(node) {

@@ -248,7 +248,7 @@ describe("approvals and modes in headless runs", () => {
     expect(String(openAiMessages(1).find((m) => m.role === "tool")!.content)).toContain("E_USER_REJECTED");
   });
 
-  it("offers only read-only tools in ask mode", async () => {
+  it("offers only read-only tools in ask mode, and no ask_user with no one to answer", async () => {
     await headless([{ text: "It adds numbers." }], "what does add do?", ["--mode", "ask"]);
     const tools = (server!.requests[0]!.body as { tools: { function: { name: string } }[] }).tools;
     expect(tools.map((t) => t.function.name)).toEqual([
@@ -260,7 +260,6 @@ describe("approvals and modes in headless runs", () => {
       "read_lints",
       "terminal_output",
       "todo_write",
-      "ask_user",
       "task",
       "web_search",
       "web_fetch",

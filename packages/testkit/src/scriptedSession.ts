@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import {
   AgentSession,
   type AgentSessionOptions,
+  type AnyTool,
   type ApprovalMode,
   builtinTools,
   createModelClient,
@@ -45,6 +46,10 @@ export interface ScriptedSessionOptions {
   /** A scripted server for agents that name their own model (`model:` in `.lathe/agents/*.md`). */
   agentModelTurns?: FakeTurn[];
   subagents?: AgentSessionOptions["subagents"];
+  /** Answers the model's questions; without it `ask_user` is not offered, as in a headless run. */
+  askUser?: AgentSessionOptions["askUser"];
+  /** Tools besides the built-ins (the web tools a face adds, MCP tools). */
+  extraTools?: AnyTool[];
 }
 
 export interface ScriptedSession {
@@ -119,7 +124,8 @@ export async function startScriptedSession(
     projectRoot,
     latheHome,
     model: client.client,
-    tools: new ToolRegistry(builtinTools()),
+    tools: new ToolRegistry([...builtinTools(), ...(options.extraTools ?? [])]),
+    askUser: options.askUser,
     approvalMode: options.approvalMode ?? "yolo",
     mode: options.mode,
     hooks: options.hooks,

@@ -327,7 +327,9 @@ export class AgentSession {
 
   /**
    * The tools of this mode and model; tools whose service is missing are not offered (no rules
-   * to fetch, no code index), so the model is never shown a tool that can only fail.
+   * to fetch, no code index, no one to answer a question in a headless run), nor those that say
+   * they cannot work (not configured, not installed), so the model is never shown a tool that
+   * can only fail.
    */
   private offeredTools(): Set<string> {
     const services: Record<string, boolean> = {
@@ -335,9 +337,14 @@ export class AgentSession {
       task: this.subagents !== undefined,
       update_memory: this.options.memories !== undefined,
       codebase_search: this.options.context?.codeIndex !== undefined,
+      ask_user: this.options.askUser !== undefined,
     };
     const tools = toolsForRequest(this.mode, this.options.model.modelId, this.options.tools.list());
-    return new Set(tools.map((tool) => tool.name).filter((name) => services[name] ?? true));
+    return new Set(
+      tools
+        .filter((tool) => (services[tool.name] ?? true) && (tool.available?.() ?? true))
+        .map((tool) => tool.name),
+    );
   }
 
   /** `task` is offered while this session is shallower than the deepest level allowed. */

@@ -103,6 +103,12 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   inputJsonSchema?: Record<string, unknown>;
   /** How output is shortened when over the cap: shell output keeps more of its end. */
   truncation: "head" | "head_tail";
+  /**
+   * Whether the tool can work here and now (configured, installed); absent means always. One
+   * that cannot is not offered: its schema would weigh on every request for a call that can only
+   * fail. Asked before each request, so a setting changed mid-session counts.
+   */
+  available?(): boolean;
   execute(args: z.infer<Schema>, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -20,13 +20,19 @@ export type ArgsValidation =
 const maxSuggestions = 3;
 
 /**
+ * JSON Schemas by the zod schema they were made from, for the whole process: every session of
+ * `lathe serve` holds registries of the same built-in tools, and converting their schemas is most
+ * of the cost of offering them.
+ */
+const inputSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/**
  * The tools an engine offers, by name, with argument validation for calls the model makes. Tools
  * may arrive and leave while a session runs (MCP servers that start late or change their list);
  * `revision` tells a run that what it offers must be read again.
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
-  private readonly inputSchemas = new Map<string, Record<string, unknown>>();
   private changes = 0;
 
   constructor(tools: Iterable<AnyTool> = []) {
@@ -41,7 +47,6 @@ export class ToolRegistry {
 
   /** Removes a tool; false when there was none of that name. */
   unregister(name: string): boolean {
-    this.inputSchemas.delete(name);
     if (!this.tools.delete(name)) return false;
     this.changes++;
     return true;
@@ -120,14 +125,14 @@ export class ToolRegistry {
 
   private inputSchemaOf(tool: AnyTool): Record<string, unknown> {
     if (tool.inputJsonSchema !== undefined) return tool.inputJsonSchema;
-    const cached = this.inputSchemas.get(tool.name);
+    const cached = inputSchemas.get(tool.schema);
     if (cached !== undefined) return cached;
     // "input" describes what the model sends: fields with defaults are optional there.
     const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.schema, {
       io: "input",
       unrepresentable: "any",
     });
-    this.inputSchemas.set(tool.name, schema);
+    inputSchemas.set(tool.schema, schema);
     return schema;
   }
 }

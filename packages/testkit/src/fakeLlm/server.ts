@@ -17,6 +17,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** The parsed JSON body, or the raw text when it was not JSON. */
   body: unknown;
+  /** The body's size as sent, in bytes: the weight of a request. */
+  bytes: number;
   /** `performance.now()` when the whole body had arrived, for harness-overhead measurements. */
   receivedAt: number;
   /** `performance.now()` when the answer's last byte was handed to the socket. */
@@ -214,6 +216,7 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       path: target,
       headers: { ...req.headers },
       body,
+      bytes: Buffer.byteLength(text),
       receivedAt: performance.now(),
     };
     requests.push(recorded);

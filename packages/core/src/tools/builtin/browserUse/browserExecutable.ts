@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { accessSync, constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { LatheError } from "@lathe/protocol";
 
@@ -35,4 +35,20 @@ async function isExecutable(file: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether `browser_use` is worth offering: a browser is configured (one that does not work is
+ * reported when used, as above) or installed where the packages put it.
+ */
+export function browserMayLaunch(configured: string | undefined): boolean {
+  if (configured !== undefined) return true;
+  return knownExecutables.some((candidate) => {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }

@@ -7,6 +7,7 @@ import { toolPrompt } from "../../toolPrompt.js";
 import { type BrowserSettings, withBrowserDefaults } from "../../web/browserSettings.js";
 import { actionRisk } from "./actionRisk.js";
 import { type BrowserAction, browserUseSchema } from "./actionSchema.js";
+import { browserMayLaunch } from "./browserExecutable.js";
 import type { BrowserSessions } from "./browserSessions.js";
 import { click, type } from "./interactions.js";
 import { allowancesOf } from "./launchBrowser.js";
@@ -47,6 +48,7 @@ export function createBrowserUseTool(settings: () => BrowserSettings, sessions: 
     // A navigation may start the browser first; an action may also wait for the one queued before it.
     timeoutMs: initial.launchTimeoutMs + 2 * initial.actionTimeoutMs + schedulerMarginMs,
     truncation: "head",
+    available: () => browserMayLaunch(settings().executablePath),
     execute: async (args, ctx) => {
       const env: ActionEnv = { sessions, settings: withBrowserDefaults(settings()), ctx };
       try {

@@ -53,6 +53,7 @@ export function createGenerateImageTool(settings: () => ImageGenerationSettings 
       return (settings()?.timeoutMs ?? imageGenerationDefaults.timeoutMs) + toolGraceMs;
     },
     truncation: "head",
+    available: () => settings() !== undefined,
     execute: (args, ctx) => generateImage(args, ctx, settings()),
   });
 }
