@@ -1,6 +1,6 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
-import { z } from "zod";
 import { closestNames } from "./editDistance.js";
+import { inputSchemaFor } from "./inputSchemas.js";
 import type { AnyTool } from "./tool.js";
 
 /** What a provider needs to offer a tool to the model. */
@@ -18,13 +18,6 @@ export type ArgsValidation =
   | { ok: false; error: LatheErrorInfo; suggestions: string[] };
 
 const maxSuggestions = 3;
-
-/**
- * JSON Schemas by the zod schema they were made from, for the whole process: every session of
- * `lathe serve` holds registries of the same built-in tools, and converting their schemas is most
- * of the cost of offering them.
- */
-const inputSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
 
 /**
  * The tools an engine offers, by name, with argument validation for calls the model makes. Tools
@@ -124,16 +117,7 @@ export class ToolRegistry {
   }
 
   private inputSchemaOf(tool: AnyTool): Record<string, unknown> {
-    if (tool.inputJsonSchema !== undefined) return tool.inputJsonSchema;
-    const cached = inputSchemas.get(tool.schema);
-    if (cached !== undefined) return cached;
-    // "input" describes what the model sends: fields with defaults are optional there.
-    const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.schema, {
-      io: "input",
-      unrepresentable: "any",
-    });
-    inputSchemas.set(tool.schema, schema);
-    return schema;
+    return tool.inputJsonSchema ?? inputSchemaFor(tool.name, tool.schema);
   }
 }
 

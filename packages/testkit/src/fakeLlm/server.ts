@@ -84,11 +84,12 @@ function endpointFor(method: string | undefined, url: URL): Endpoint | undefined
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** The body's text, and the moment its last byte arrived: parsing it is the server's time, not the client's. */
+function readBody(req: IncomingMessage): Promise<{ text: string; at: number }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve({ text: Buffer.concat(chunks).toString("utf8"), at: performance.now() }));
     req.on("error", reject);
   });
 }
@@ -208,7 +209,7 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const text = await readBody(req);
+    const { text, at } = await readBody(req);
     const body = parseJson(text);
     const target = req.url ?? "/";
     const recorded: RecordedRequest = {
@@ -217,7 +218,7 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       headers: { ...req.headers },
       body,
       bytes: Buffer.byteLength(text),
-      receivedAt: performance.now(),
+      receivedAt: at,
     };
     requests.push(recorded);
     res.on("finish", () => {
