@@ -129,3 +129,69 @@ describe.skipIf(!(oldNodeMajor < 22))("kill -9 of the launcher", () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+const installedBin = fileURLToPath(new URL("../bin/lathe", import.meta.url));
+
+describe.skipIf(!(oldNodeMajor < 22))("`lathe` as npm installs it, on a system whose Node is too old", () => {
+  it("is the engine itself, on the newer Node, so kill -9 of its pid stops the run", async () => {
+    server = await startFakeLlm({
+      script: {
+        turns: [
+          { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: ticking } }] },
+          { tool_calls: [{ name: "write_file", arguments: { path: "late.txt", contents: "too late\n" } }] },
+          { text: "Done." },
+        ],
+      },
+    });
+    // Sandboxed: bubblewrap ends the command with the engine. (Unsandboxed commands run in a
+    // process group of their own and outlive an engine killed outright.)
+    const ws = await makeWorkspace({}, { sandbox: { mode: "auto" } });
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(process.env)) {
+      if (value !== undefined && !/_API_KEY$/.test(key) && key !== "LATHE_MODEL") env[key] = value;
+    }
+    // The system's old Node first on PATH, as on a machine that ships Node 20.
+    const path = (process.env.PATH ?? "").split(":").filter((dir) => !dir.includes(".tools"));
+    Object.assign(env, {
+      PATH: ["/usr/bin", ...path].join(":"),
+      LATHE_HOME: ws.home,
+      HOME: ws.home,
+      OPENAI_API_KEY: fakeKeys.openai,
+    });
+    const args = headlessArgs("tick", { root: ws.root, serverUrl: server.url, format: "stream-json" }, [
+      "--approval-mode",
+      "yolo",
+    ]);
+    const lathe = spawn(installedBin, args, {
+      env,
+      cwd: ws.root,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const pid = lathe.pid!;
+    leftovers.push(pid);
+    lathe.stdout.resume();
+    lathe.stderr.resume();
+
+    const ticks = join(ws.root, "ticks.txt");
+    await until(() => (sizeOf(ticks) >= 4 ? true : undefined), "the command to tick");
+    // One process: the shell script became the engine, on the Node that setup installed.
+    expect(readlinkSync(`/proc/${pid}/exe`)).toContain("/.tools/node/");
+    expect(
+      childrenOf(pid).filter((child) => readlinkSync(`/proc/${child.pid}/exe`).endsWith("/node")),
+    ).toEqual([]);
+    const command = await until(() => childrenOf(pid).find((p) => p.pgid === p.pid), "the command");
+    leftovers.push(command.pid);
+
+    process.kill(pid, "SIGKILL");
+
+    expect(await processGoneWithin(pid, 3000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ticksAtStop = sizeOf(ticks);
+    await new Promise((resolve) => setTimeout(resolve, 2700));
+    expect(sizeOf(ticks)).toBe(ticksAtStop);
+    expect(groupMembers(command.pid)).toEqual([]);
+    expect(existsSync(join(ws.root, "late.txt"))).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+});
