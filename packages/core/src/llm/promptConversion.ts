@@ -31,8 +31,11 @@ type Piece =
   | { role: "tool"; part: LanguageModelV3ToolResultPart };
 
 /**
- * Our history → the SDK's prompt. Tool calls and results travel under OUR call id: provider ids
- * may repeat within a response or be missing, and ours always pair a result with its call.
+ * Our history → the SDK's prompt. Tool calls and results travel under ids of our own making:
+ * provider ids may repeat within a response or be missing, and ours always pair a result with its
+ * call. On the wire they are short (`call_1`, `call_2`… in the order of the history) rather than
+ * our 36-character ids: every request carries every call and result, and an earlier call keeps
+ * its number as the history grows, so the request's prefix stays the same for prompt caches.
  */
 export function toProviderPrompt(
   system: string,
@@ -46,6 +49,15 @@ export function toProviderPrompt(
     ),
   );
   const callIds = new Set<string>();
+  const wireIds = new Map<string, string>();
+  const wireId = (callId: string) => {
+    let id = wireIds.get(callId);
+    if (id === undefined) {
+      id = `call_${wireIds.size + 1}`;
+      wireIds.set(callId, id);
+    }
+    return id;
+  };
   // Screenshots weigh megabytes: only the newest message's images are sent, older ones are text.
   const imagesAt = messages.findLastIndex((m) =>
     m.parts.some((p) => p.type === "tool_result" && p.images?.length),
@@ -60,7 +72,7 @@ export function toProviderPrompt(
       }
       // A result whose call is gone (dropped by compaction, say) would be rejected by every provider.
       if (part.type === "tool_result" && !callIds.has(part.callId)) continue;
-      const piece = toPiece(message.role, part, partOptions);
+      const piece = toPiece(message.role, part, partOptions, wireId);
       if (piece) pieces.push(piece);
     }
     // A call persisted without its result (the run died in between) gets one, or providers refuse the history.
@@ -69,7 +81,7 @@ export function toProviderPrompt(
         role: "tool",
         part: {
           type: "tool-result",
-          toolCallId: call.callId,
+          toolCallId: wireId(call.callId),
           toolName: call.name,
           output: {
             type: "error-text",
@@ -83,7 +95,12 @@ export function toProviderPrompt(
   return prompt.concat(groupByRole(pieces));
 }
 
-function toPiece(role: Message["role"], part: Part, options: PromptOptions): Piece | undefined {
+function toPiece(
+  role: Message["role"],
+  part: Part,
+  options: PromptOptions,
+  wireId: (callId: string) => string,
+): Piece | undefined {
   switch (part.type) {
     case "text":
       // Providers reject empty text blocks (Anthropic answers 400).
@@ -99,7 +116,7 @@ function toPiece(role: Message["role"], part: Part, options: PromptOptions): Pie
         role: "assistant",
         part: {
           type: "tool-call",
-          toolCallId: part.callId,
+          toolCallId: wireId(part.callId),
           toolName: part.name,
           input: toolInput(part.arguments),
         },
@@ -109,7 +126,7 @@ function toPiece(role: Message["role"], part: Part, options: PromptOptions): Pie
         role: "tool",
         part: {
           type: "tool-result",
-          toolCallId: part.callId,
+          toolCallId: wireId(part.callId),
           toolName: part.name,
           output:
             part.status !== "success"

@@ -41,7 +41,7 @@ function result(
 }
 
 describe("toProviderPrompt", () => {
-  it("sends tool calls and results under our call ids, even when the provider reused its id", () => {
+  it("sends tool calls and results under short ids of ours, even when the provider reused its id", () => {
     const prompt = toProviderPrompt(
       "system text",
       [
@@ -65,8 +65,8 @@ describe("toProviderPrompt", () => {
         role: "assistant",
         content: [
           { type: "text", text: "Reading." },
-          { type: "tool-call", toolCallId: "ours-1", toolName: "read_file", input: { path: "a" } },
-          { type: "tool-call", toolCallId: "ours-2", toolName: "read_file", input: { path: "b" } },
+          { type: "tool-call", toolCallId: "call_1", toolName: "read_file", input: { path: "a" } },
+          { type: "tool-call", toolCallId: "call_2", toolName: "read_file", input: { path: "b" } },
         ],
       },
       {
@@ -74,13 +74,13 @@ describe("toProviderPrompt", () => {
         content: [
           {
             type: "tool-result",
-            toolCallId: "ours-1",
+            toolCallId: "call_1",
             toolName: "read_file",
             output: { type: "text", value: "A" },
           },
           {
             type: "tool-result",
-            toolCallId: "ours-2",
+            toolCallId: "call_2",
             toolName: "read_file",
             output: { type: "error-text", value: "boom" },
           },
@@ -110,9 +110,9 @@ describe("toProviderPrompt", () => {
     );
     expect(prompt[1]).toEqual({
       role: "tool",
-      content: statuses.map((status) => ({
+      content: statuses.map((status, index) => ({
         type: "tool-result",
-        toolCallId: status,
+        toolCallId: `call_${index + 1}`,
         toolName: "read_file",
         output: { type: "error-text", value: `${status}!` },
       })),
@@ -186,14 +186,14 @@ describe("toProviderPrompt", () => {
     expect(prompt).toEqual([
       {
         role: "assistant",
-        content: [{ type: "tool-call", toolCallId: "lost", toolName: "read_file", input: { path: "x" } }],
+        content: [{ type: "tool-call", toolCallId: "call_1", toolName: "read_file", input: { path: "x" } }],
       },
       {
         role: "tool",
         content: [
           {
             type: "tool-result",
-            toolCallId: "lost",
+            toolCallId: "call_1",
             toolName: "read_file",
             output: {
               type: "error-text",
@@ -291,7 +291,8 @@ describe("call ids on the wire", () => {
         { name: "read_file", arguments: { path: "b" }, id: "call_dup" },
       ],
     });
-    const [first, second] = calls.map((c) => c.callId);
+    const [first, second] = ["call_1", "call_2"];
+    expect(new Set(calls.map((c) => c.callId)).size).toBe(2);
     expect(body).toMatchObject({
       messages: [
         { role: "user", content: "go" },
@@ -309,15 +310,11 @@ describe("call ids on the wire", () => {
   });
 
   it("uses our ids with OpenAI when the provider sent no ids", async () => {
-    const { calls, body } = await twoTurns("openai:gpt-4.1", {
+    const { body } = await twoTurns("openai:gpt-4.1", {
       tool_calls: [{ name: "read_file", arguments: { path: "a" }, id: null }],
     });
     expect(body).toMatchObject({
-      messages: [
-        {},
-        { tool_calls: [{ id: calls[0]!.callId }] },
-        { role: "tool", tool_call_id: calls[0]!.callId },
-      ],
+      messages: [{}, { tool_calls: [{ id: "call_1" }] }, { role: "tool", tool_call_id: "call_1" }],
     });
   });
 
@@ -325,7 +322,7 @@ describe("call ids on the wire", () => {
     const { calls, body } = await twoTurns("anthropic:claude-sonnet-4-5", {
       tool_calls: [{ name: "read_file", arguments: { path: "a" }, id: "toolu_dup" }],
     });
-    const id = calls[0]!.callId;
+    const id = "call_1";
     expect(calls[0]!.providerCallId).toBe("toolu_dup");
     expect(body).toMatchObject({
       messages: [
@@ -350,7 +347,7 @@ describe("images from tools", () => {
     expect(tool?.content).toEqual([
       {
         type: "tool-result",
-        toolCallId: "c1",
+        toolCallId: "call_1",
         toolName: "read_file",
         output: {
           type: "content",
@@ -369,7 +366,7 @@ describe("images from tools", () => {
     expect(tool?.content).toEqual([
       {
         type: "tool-result",
-        toolCallId: "c1",
+        toolCallId: "call_1",
         toolName: "read_file",
         output: { type: "text", value: "Saved screenshot.png" },
       },
