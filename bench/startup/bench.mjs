@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { fakeKeys, startFakeLlm } from "../../packages/testkit/dist/index.js";
 
 const lathe = fileURLToPath(new URL("../../packages/cli/bin/lathe.js", import.meta.url));
+const installed = fileURLToPath(new URL("../../packages/cli/bin/lathe", import.meta.url));
 const memoryProbe = fileURLToPath(new URL("./memorySession.mjs", import.meta.url));
 const starts = 20;
 
@@ -20,9 +21,11 @@ function launcherHeapFlags() {
 }
 
 export async function run() {
-  const startMs = await timeToFirstRequest(process.execPath);
+  const startMs = await timeToFirstRequest([process.execPath, ...launcherHeapFlags(), lathe]);
   const oldNode = systemNodeOlderThan22();
-  const launcherMs = oldNode ? await timeToFirstRequest(oldNode) : undefined;
+  // As npm installs it: bin/lathe, a shell script that execs the Node setup installed.
+  const installedMs = oldNode ? await timeToFirstRequest([installed], { PATH: systemPath() }) : undefined;
+  const launcherMs = oldNode ? await timeToFirstRequest([oldNode, ...launcherHeapFlags(), lathe]) : undefined;
   const weights = [];
   for (const mode of ["agent", "ask", "plan", "debug"])
     weights.push({ mode, ...(await firstRequestWeight(mode)) });
@@ -46,7 +49,12 @@ export async function run() {
     ...(launcherMs
       ? [
           {
-            metric: `  launcher path: \`lathe\` on the system's Node ${execFileSync(oldNode, ["--version"], { encoding: "utf8" }).trim()} (median of ${starts})`,
+            metric: `  \`lathe\` (bin/lathe) on a system whose Node is ${execFileSync(oldNode, ["--version"], { encoding: "utf8" }).trim()} (median of ${starts})`,
+            value: round(median(installedMs)),
+            unit: "ms",
+          },
+          {
+            metric: `  \`node bin/lathe.js\` on that Node: a child on Node 24 (median of ${starts})`,
             value: round(median(launcherMs)),
             unit: "ms",
           },
@@ -99,40 +107,38 @@ function systemNodeOlderThan22() {
 }
 
 /**
- * The size of `lathe -p`'s first request in a mode, with the default settings, and of the tool
- * definitions in it: what every request of a run carries before any history.
+ * One `lathe -p hello` in a fresh `$LATHE_HOME` and project against a scripted model: the first
+ * request it made, and how long after the spawn it arrived. `command` is the program and its
+ * first arguments, before lathe's own; `extraArgs` and `env` come after and on top.
  */
-async function firstRequestWeight(mode) {
+async function firstRequest(command, extraArgs = [], env = {}) {
   const server = await startFakeLlm({ script: { turns: [{ text: "ok" }] } });
   const home = mkdtempSync(path.join(tmpdir(), "lathe-bench-home-"));
   const project = mkdtempSync(path.join(tmpdir(), "lathe-bench-project-"));
   writeFileSync(path.join(project, "README.md"), "# A project\n");
   try {
+    const started = performance.now();
     await new Promise((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        [
-          lathe,
-          "-p",
-          "hello",
-          "--mode",
-          mode,
-          "--cwd",
-          project,
-          "--model",
-          "openai:gpt-4.1",
-          "--base-url",
-          `${server.url}/v1`,
-        ],
-        { env: { ...process.env, LATHE_HOME: home, OPENAI_API_KEY: fakeKeys.openaiBench }, stdio: "ignore" },
-      );
+      const args = [
+        "-p",
+        "hello",
+        "--cwd",
+        project,
+        "--model",
+        "openai:gpt-4.1",
+        "--base-url",
+        `${server.url}/v1`,
+      ];
+      const child = spawn(command[0], [...command.slice(1), ...args, ...extraArgs], {
+        env: { ...process.env, ...env, LATHE_HOME: home, OPENAI_API_KEY: fakeKeys.openaiBench },
+        stdio: "ignore",
+      });
       child.on("error", reject);
       child.on("close", resolve);
     });
     const first = server.requests[0];
-    if (!first) throw new Error(`startup bench: lathe made no request in ${mode} mode`);
-    const tools = first.body.tools ?? [];
-    return { bytes: first.bytes, toolBytes: Buffer.byteLength(JSON.stringify(tools)), tools: tools.length };
+    if (!first) throw new Error(`startup bench: ${command.join(" ")} ${extraArgs.join(" ")} made no request`);
+    return { request: first, ms: first.receivedAt - started };
   } finally {
     await server.close();
     rmSync(home, { recursive: true, force: true });
@@ -140,47 +146,27 @@ async function firstRequestWeight(mode) {
   }
 }
 
-async function timeToFirstRequest(node) {
+/**
+ * The size of `lathe -p`'s first request in a mode, with the default settings, and of the tool
+ * definitions in it: what every request of a run carries before any history.
+ */
+async function firstRequestWeight(mode) {
+  const { request } = await firstRequest([process.execPath, lathe], ["--mode", mode]);
+  const tools = request.body.tools ?? [];
+  return { bytes: request.bytes, toolBytes: Buffer.byteLength(JSON.stringify(tools)), tools: tools.length };
+}
+
+/** PATH without the Node setup installed: the system's own Node is the one found. */
+function systemPath() {
+  return (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((dir) => !dir.includes(`${path.sep}.tools${path.sep}node`))
+    .join(path.delimiter);
+}
+
+async function timeToFirstRequest(command, env = {}) {
   const times = [];
-  for (let i = 0; i < starts; i++) {
-    const server = await startFakeLlm({ script: { turns: [{ text: "ok" }] } });
-    const home = mkdtempSync(path.join(tmpdir(), "lathe-bench-home-"));
-    const project = mkdtempSync(path.join(tmpdir(), "lathe-bench-project-"));
-    writeFileSync(path.join(project, "README.md"), "# A project\n");
-    try {
-      const started = performance.now();
-      await new Promise((resolve, reject) => {
-        const child = spawn(
-          node,
-          [
-            ...launcherHeapFlags(),
-            lathe,
-            "-p",
-            "hello",
-            "--cwd",
-            project,
-            "--model",
-            "openai:gpt-4.1",
-            "--base-url",
-            `${server.url}/v1`,
-          ],
-          {
-            env: { ...process.env, LATHE_HOME: home, OPENAI_API_KEY: fakeKeys.openaiBench },
-            stdio: "ignore",
-          },
-        );
-        child.on("error", reject);
-        child.on("close", resolve);
-      });
-      const first = server.requests[0];
-      if (!first) throw new Error("startup bench: lathe made no request");
-      times.push(first.receivedAt - started);
-    } finally {
-      await server.close();
-      rmSync(home, { recursive: true, force: true });
-      rmSync(project, { recursive: true, force: true });
-    }
-  }
+  for (let i = 0; i < starts; i++) times.push((await firstRequest(command, [], env)).ms);
   return times;
 }
 

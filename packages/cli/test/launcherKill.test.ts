@@ -69,39 +69,48 @@ const ticking =
   `echo "\${LATHE_PARENT_FD-unset}" > env.txt; ls -l /proc/$$/fd > fds.txt; ` +
   "for i in $(seq 1 200); do echo $i >> ticks.txt; sleep 0.1; done";
 
+const installedBin = fileURLToPath(new URL("../bin/lathe", import.meta.url));
+
+/**
+ * A run whose command ticks while the scripted model waits to have `late.txt` written next,
+ * started as `program args…` in a process group of its own, in a throwaway home.
+ */
+async function startTickingRun(sandboxMode: string, program: string, programArgs: string[], extraEnv = {}) {
+  server = await startFakeLlm({
+    script: {
+      turns: [
+        { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: ticking } }] },
+        { tool_calls: [{ name: "write_file", arguments: { path: "late.txt", contents: "too late\n" } }] },
+        { text: "Done." },
+      ],
+    },
+  });
+  const ws = await makeWorkspace({}, { sandbox: { mode: sandboxMode } });
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/_API_KEY$/.test(key) && key !== "LATHE_MODEL") env[key] = value;
+  }
+  Object.assign(env, { LATHE_HOME: ws.home, HOME: ws.home, OPENAI_API_KEY: fakeKeys.openai }, extraEnv);
+  const args = headlessArgs("tick", { root: ws.root, serverUrl: server.url, format: "stream-json" }, [
+    "--approval-mode",
+    "yolo",
+  ]);
+  const started = spawn(program, [...programArgs, ...args], {
+    env,
+    cwd: ws.root,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  leftovers.push(started.pid!);
+  started.stdout.resume();
+  started.stderr.resume();
+  return { ws, pid: started.pid!, model: server };
+}
+
 // Without a Node older than 22 there is no launcher between the caller and the engine to kill.
 describe.skipIf(!(oldNodeMajor < 22))("kill -9 of the launcher", () => {
   it.each(["off", "auto"])("stops the engine and its command at once (sandbox %s)", async (sandboxMode) => {
-    server = await startFakeLlm({
-      script: {
-        turns: [
-          { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: ticking } }] },
-          { tool_calls: [{ name: "write_file", arguments: { path: "late.txt", contents: "too late\n" } }] },
-          { text: "Done." },
-        ],
-      },
-    });
-    const ws = await makeWorkspace({}, { sandbox: { mode: sandboxMode } });
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(process.env)) {
-      if (value !== undefined && !/_API_KEY$/.test(key) && key !== "LATHE_MODEL") env[key] = value;
-    }
-    Object.assign(env, { LATHE_HOME: ws.home, HOME: ws.home, OPENAI_API_KEY: fakeKeys.openai });
-    const args = headlessArgs("tick", { root: ws.root, serverUrl: server.url, format: "stream-json" }, [
-      "--approval-mode",
-      "yolo",
-    ]);
-    const launcher = spawn(oldNode, [latheBin, ...args], {
-      env,
-      cwd: ws.root,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const launcherPid = launcher.pid!;
-    leftovers.push(launcherPid);
-    launcher.stdout.resume();
-    launcher.stderr.resume();
-
+    const { ws, pid: launcherPid, model } = await startTickingRun(sandboxMode, oldNode, [latheBin]);
     const ticks = join(ws.root, "ticks.txt");
     await until(() => (sizeOf(ticks) >= 4 ? true : undefined), "the command to tick");
     const engine = await until(() => childrenOf(launcherPid)[0], "the engine");
@@ -113,7 +122,7 @@ describe.skipIf(!(oldNodeMajor < 22))("kill -9 of the launcher", () => {
     expect(pipe).toMatch(/^(socket|pipe):/);
     expect(readFileSync(join(ws.root, "fds.txt"), "utf8")).toContain(" 1 -> ");
     expect(readFileSync(join(ws.root, "fds.txt"), "utf8")).not.toContain(pipe);
-    expect(server.requests).toHaveLength(1);
+    expect(model.requests).toHaveLength(1);
 
     process.kill(launcherPid, "SIGKILL");
 
@@ -126,53 +135,19 @@ describe.skipIf(!(oldNodeMajor < 22))("kill -9 of the launcher", () => {
     expect(groupMembers(command.pid)).toEqual([]);
     expect(processAlive(launcherPid)).toBe(false);
     expect(existsSync(join(ws.root, "late.txt"))).toBe(false);
-    expect(server.requests).toHaveLength(1);
+    expect(model.requests).toHaveLength(1);
   });
 });
 
-const installedBin = fileURLToPath(new URL("../bin/lathe", import.meta.url));
-
 describe.skipIf(!(oldNodeMajor < 22))("`lathe` as npm installs it, on a system whose Node is too old", () => {
   it("is the engine itself, on the newer Node, so kill -9 of its pid stops the run", async () => {
-    server = await startFakeLlm({
-      script: {
-        turns: [
-          { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: ticking } }] },
-          { tool_calls: [{ name: "write_file", arguments: { path: "late.txt", contents: "too late\n" } }] },
-          { text: "Done." },
-        ],
-      },
-    });
-    // Sandboxed: bubblewrap ends the command with the engine. (Unsandboxed commands run in a
-    // process group of their own and outlive an engine killed outright.)
-    const ws = await makeWorkspace({}, { sandbox: { mode: "auto" } });
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(process.env)) {
-      if (value !== undefined && !/_API_KEY$/.test(key) && key !== "LATHE_MODEL") env[key] = value;
-    }
-    // The system's old Node first on PATH, as on a machine that ships Node 20.
+    // The system's old Node first on PATH, as on a machine that ships Node 20. Sandboxed: bubblewrap
+    // ends the command with the engine (unsandboxed commands run in a process group of their own
+    // and outlive an engine killed outright).
     const path = (process.env.PATH ?? "").split(":").filter((dir) => !dir.includes(".tools"));
-    Object.assign(env, {
+    const { ws, pid, model } = await startTickingRun("auto", installedBin, [], {
       PATH: ["/usr/bin", ...path].join(":"),
-      LATHE_HOME: ws.home,
-      HOME: ws.home,
-      OPENAI_API_KEY: fakeKeys.openai,
     });
-    const args = headlessArgs("tick", { root: ws.root, serverUrl: server.url, format: "stream-json" }, [
-      "--approval-mode",
-      "yolo",
-    ]);
-    const lathe = spawn(installedBin, args, {
-      env,
-      cwd: ws.root,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const pid = lathe.pid!;
-    leftovers.push(pid);
-    lathe.stdout.resume();
-    lathe.stderr.resume();
-
     const ticks = join(ws.root, "ticks.txt");
     await until(() => (sizeOf(ticks) >= 4 ? true : undefined), "the command to tick");
     // One process: the shell script became the engine, on the Node that setup installed.
@@ -192,6 +167,6 @@ describe.skipIf(!(oldNodeMajor < 22))("`lathe` as npm installs it, on a system w
     expect(sizeOf(ticks)).toBe(ticksAtStop);
     expect(groupMembers(command.pid)).toEqual([]);
     expect(existsSync(join(ws.root, "late.txt"))).toBe(false);
-    expect(server.requests).toHaveLength(1);
+    expect(model.requests).toHaveLength(1);
   });
 });
