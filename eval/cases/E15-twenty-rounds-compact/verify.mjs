@@ -1,4 +1,4 @@
-// E15: twenty rounds of ~2k-token outputs on a 12k window: the history is compacted (outputs
+// E15: twenty rounds of ~2k-token outputs on an 8k window: the history is compacted (outputs
 // pruned, older rounds summarized), every request fits, and the run completes.
 export default function verify({ requests, result, events, requestTokens, contextWindow }) {
   const failures = [];

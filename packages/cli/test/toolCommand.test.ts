@@ -134,7 +134,7 @@ describe("lathe tool", () => {
     }
     const bare = await tool([]);
     expect(bare.run.code).toBe(2);
-    expect(bare.run.stderr).toMatch(/^ {2}read_file +Reads a text file/m);
+    expect(bare.run.stderr).toMatch(/^ {2}read_file +Read a text file/m);
   });
 
   it("prints one tool's description and schema on <name> --help", async () => {

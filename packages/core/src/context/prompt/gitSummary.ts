@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { runGit } from "../../git/gitRunner.js";
 
 /** The state of the project's git repository, as the model sees it in `<environment>`. */
@@ -22,6 +24,7 @@ const maxOutputBytes = 16 * 1024 * 1024;
 
 /** Undefined when `directory` is not in a git work tree, git is missing, or it did not answer in time. */
 export async function readGitSummary(directory: string): Promise<GitFacts | undefined> {
+  if (!mayBeInRepository(directory)) return undefined;
   const [status, log] = await Promise.all([
     gitOutput(directory, ["status", "--porcelain=v2", "--branch"]),
     gitOutput(directory, ["log", `-n${maxCommits}`, "--format=%h %s"]),
@@ -33,6 +36,18 @@ export async function readGitSummary(directory: string): Promise<GitFacts | unde
     .filter((line) => line !== "")
     .map(shortenSubject);
   return { ...parseStatus(status), recentCommits };
+}
+
+/**
+ * Git finds a repository only through a `.git` entry in the directory or one above it: the runner
+ * drops every GIT_* variable that could point elsewhere. Without one, git would only say "not a
+ * repository", after three processes (its config, status and log) on the way to the first request.
+ */
+function mayBeInRepository(directory: string): boolean {
+  for (let current = path.resolve(directory); ; current = path.dirname(current)) {
+    if (existsSync(path.join(current, ".git"))) return true;
+    if (path.dirname(current) === current) return false;
+  }
 }
 
 function parseStatus(output: string): Omit<GitFacts, "recentCommits"> {

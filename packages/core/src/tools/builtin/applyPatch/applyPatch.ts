@@ -13,11 +13,7 @@ import { formatReport, reportChanges } from "./patchReport.js";
 import { type PlannedStep, validatePatch } from "./patchValidator.js";
 
 const applyPatchSchema = z.object({
-  patch: z
-    .string()
-    .min(1)
-    .max(5_000_000)
-    .describe("The whole patch, from '*** Begin Patch' to '*** End Patch'."),
+  patch: z.string().min(1).max(5_000_000),
 });
 
 type ApplyPatchArgs = z.infer<typeof applyPatchSchema>;

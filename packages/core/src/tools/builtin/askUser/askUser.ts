@@ -8,13 +8,13 @@ const askUserSchema = z.object({
   questions: z
     .array(
       z.object({
-        question: z.string().trim().min(1).describe("One short, self-contained question."),
+        question: z.string().trim().min(1),
         options: z
           .array(z.string().trim().min(1))
           .min(2)
           .max(6)
           .optional()
-          .describe("Choices to offer when the answer is one of a few; the user may still answer freely."),
+          .describe("Choices; the user may still answer freely."),
       }),
     )
     .min(1)

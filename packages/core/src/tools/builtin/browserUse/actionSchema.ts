@@ -11,36 +11,14 @@ const actions = ["navigate", "click", "type", "screenshot", "get_text", "wait", 
  * below, which the flat object is piped into.
  */
 const wireSchema = z.object({
-  action: z.enum(actions).describe("What to do; see the tool description for the fields each action uses."),
-  url: z.string().min(1).optional().describe("navigate: the http(s) URL to open."),
-  selector: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("click, type, get_text, wait: a Playwright selector (CSS, or `text=…`, `role=…`, `xpath=…`)."),
-  text: z
-    .string()
-    .optional()
-    .describe("type: the text to enter. click: the visible text of the element to click."),
-  submit: z.boolean().optional().describe("type: press Enter after typing (submits the form)."),
-  path: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("screenshot: where to save the PNG, inside the project (default: Lathe's tool-output folder)."),
-  full_page: z
-    .boolean()
-    .optional()
-    .describe("screenshot: the whole scrollable page instead of the viewport."),
-  ms: z
-    .number()
-    .int()
-    .min(1)
-    .max(maxWaitMs)
-    .optional()
-    .describe(
-      `wait: milliseconds to wait, or with a selector the longest wait for it (at most ${maxWaitMs}).`,
-    ),
+  action: z.enum(actions),
+  url: z.string().min(1).optional(),
+  selector: z.string().min(1).optional(),
+  text: z.string().optional(),
+  submit: z.boolean().optional(),
+  path: z.string().min(1).optional(),
+  full_page: z.boolean().optional(),
+  ms: z.number().int().min(1).max(maxWaitMs).optional(),
 });
 
 const clickTarget = z

@@ -13,26 +13,9 @@ const defaultLimit = 10;
 const maxLimit = 30;
 
 const codebaseSearchSchema = z.object({
-  query: z
-    .string()
-    .min(1)
-    .max(1000)
-    .describe(
-      'What to find, in natural language or as identifiers, e.g. "retry failed requests with backoff".',
-    ),
-  target_directories: z
-    .array(z.string().min(1))
-    .min(1)
-    .max(20)
-    .optional()
-    .describe("Only search these files or directories, relative to the project root (default: everything)."),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(maxLimit)
-    .optional()
-    .describe(`How many results to return (1-${maxLimit}, default ${defaultLimit}).`),
+  query: z.string().min(1).max(1000),
+  target_directories: z.array(z.string().min(1)).min(1).max(20).optional(),
+  limit: z.number().int().min(1).max(maxLimit).optional(),
 });
 
 type CodebaseSearchArgs = z.infer<typeof codebaseSearchSchema>;

@@ -9,14 +9,8 @@ import { toolPrompt } from "../../toolPrompt.js";
 import { measureTree, type TreeSize } from "./treeSize.js";
 
 const deleteFileSchema = z.object({
-  path: z
-    .string()
-    .min(1)
-    .describe("Path of the file or directory, relative to the project root or absolute."),
-  recursive: z
-    .boolean()
-    .optional()
-    .describe("Required to delete a directory: deletes it and everything in it."),
+  path: z.string().min(1),
+  recursive: z.boolean().optional().describe("Required for a directory."),
 });
 
 type DeleteFileArgs = z.infer<typeof deleteFileSchema>;

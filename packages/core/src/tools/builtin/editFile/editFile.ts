@@ -4,13 +4,10 @@ import { applyEdit, defineTextEditTool, lineCount, maxEditStringChars } from "..
 import { toolPrompt } from "../../toolPrompt.js";
 
 const editFileSchema = z.object({
-  path: z.string().min(1).describe("Path of the file, relative to the project root or absolute."),
-  old_string: z
-    .string()
-    .max(maxEditStringChars)
-    .describe("The text to replace, copied from the file. Empty to create a new file."),
-  new_string: z.string().max(maxEditStringChars).describe("The text to put in its place."),
-  replace_all: z.boolean().optional().describe("Replace every exact occurrence of old_string."),
+  path: z.string().min(1),
+  old_string: z.string().max(maxEditStringChars),
+  new_string: z.string().max(maxEditStringChars),
+  replace_all: z.boolean().optional(),
 });
 
 export const editFileTool = defineTextEditTool({

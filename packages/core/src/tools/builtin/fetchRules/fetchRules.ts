@@ -5,11 +5,7 @@ import { toolPrompt } from "../../toolPrompt.js";
 import type { RuleCatalog } from "../../toolServices.js";
 
 const fetchRulesSchema = z.object({
-  names: z
-    .array(z.string().min(1))
-    .min(1)
-    .max(10)
-    .describe("Names of the rules to load, as listed in <available_rules>."),
+  names: z.array(z.string().min(1)).min(1).max(10).describe("Rule names as listed."),
 });
 
 type FetchRulesArgs = z.infer<typeof fetchRulesSchema>;

@@ -20,15 +20,12 @@ import { sdWebUi } from "./sdWebUi.js";
 const toolGraceMs = 10_000;
 
 const generateImageSchema = z.object({
-  prompt: z.string().min(1).max(4000).describe("What the image should show, in plain words."),
-  path: z
-    .string()
-    .min(1)
-    .describe("Where to save it, inside the project, ending in .png, .jpg, .jpeg or .webp."),
+  prompt: z.string().min(1).max(4000),
+  path: z.string().min(1).describe("Where to save it in the project: .png, .jpg, .jpeg or .webp."),
   size: imageSizeSchema
     .optional()
     .describe(`Width x height in pixels (default ${imageGenerationDefaults.size}).`),
-  overwrite: z.boolean().optional().describe("Replace the file if it already exists (default false)."),
+  overwrite: z.boolean().optional(),
 });
 
 type GenerateImageArgs = z.infer<typeof generateImageSchema>;

@@ -16,18 +16,8 @@ import { sortRecentFirst } from "./recentFirst.js";
 const maxResults = 100;
 
 const globSearchSchema = z.object({
-  pattern: z
-    .string()
-    .min(1)
-    .max(1000)
-    .describe("Glob pattern of the files to find, e.g. `**/*.ts` or `src/**/test_*.py`."),
-  path: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      "Directory to search in, relative to the project root or absolute (default: the project root).",
-    ),
+  pattern: z.string().min(1).max(1000),
+  path: z.string().min(1).optional(),
 });
 
 type GlobSearchArgs = z.infer<typeof globSearchSchema>;

@@ -22,23 +22,13 @@ const maxShownEntries = 500;
 const maxCountedEntries = 10_000;
 
 const listDirectorySchema = z.object({
-  path: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("Directory to list, relative to the project root or absolute (default: the project root)."),
-  depth: z
-    .number()
-    .int()
-    .min(1)
-    .max(5)
-    .optional()
-    .describe(`How many levels to show, 1 to 5 (default ${defaultDepth}).`),
+  path: z.string().min(1).optional(),
+  depth: z.number().int().min(1).max(5).optional().describe(`Levels to show (default ${defaultDepth}).`),
   ignore: z
     .array(z.string().min(1).max(1000))
     .max(100)
     .optional()
-    .describe("Extra gitignore-style glob patterns to hide, relative to the listed directory."),
+    .describe("Extra gitignore-style patterns to hide."),
 });
 
 type ListDirectoryArgs = z.infer<typeof listDirectorySchema>;

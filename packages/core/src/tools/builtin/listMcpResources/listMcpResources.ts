@@ -8,8 +8,8 @@ import { toolPrompt } from "../../toolPrompt.js";
 const defaultLimit = 100;
 
 const listMcpResourcesSchema = z.object({
-  server: z.string().min(1).optional().describe("Only this MCP server's resources."),
-  offset: z.number().int().min(0).optional().describe("Entries to skip (default 0)."),
+  server: z.string().min(1).optional().describe("Only this server."),
+  offset: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(500).optional().describe(`Entries to show (default ${defaultLimit}).`),
 });
 

@@ -12,21 +12,14 @@ import { toolPrompt } from "../../toolPrompt.js";
 const maxEdits = 50;
 
 const singleEditSchema = z.object({
-  old_string: z
-    .string()
-    .max(maxEditStringChars)
-    .describe("The text to replace, copied from the file. Empty only in the first edit, to create the file."),
-  new_string: z.string().max(maxEditStringChars).describe("The text to put in its place."),
-  replace_all: z.boolean().optional().describe("Replace every exact occurrence of old_string."),
+  old_string: z.string().max(maxEditStringChars),
+  new_string: z.string().max(maxEditStringChars),
+  replace_all: z.boolean().optional(),
 });
 
 const multiEditSchema = z.object({
-  path: z.string().min(1).describe("Path of the file, relative to the project root or absolute."),
-  edits: z
-    .array(singleEditSchema)
-    .min(1)
-    .max(maxEdits)
-    .describe("Edits applied in order, each to the result of the previous ones; all or nothing."),
+  path: z.string().min(1),
+  edits: z.array(singleEditSchema).min(1).max(maxEdits),
 });
 
 type MultiEditArgs = z.infer<typeof multiEditSchema>;

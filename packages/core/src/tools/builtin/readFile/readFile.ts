@@ -17,14 +17,9 @@ const maxLineChars = 2000;
 const footerReserveBytes = 256;
 
 const readFileSchema = z.object({
-  path: z.string().min(1).describe("Path of the file, relative to the project root or absolute."),
-  offset: z.number().int().min(1).optional().describe("Line number to start reading from (1-based)."),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe(`Maximum number of lines to read (default ${defaultLineLimit}).`),
+  path: z.string().min(1),
+  offset: z.number().int().min(1).optional().describe("First line, 1-based."),
+  limit: z.number().int().min(1).optional().describe(`Lines to read (default ${defaultLineLimit}).`),
 });
 
 type ReadFileArgs = z.infer<typeof readFileSchema>;

@@ -14,12 +14,7 @@ import { toolPrompt } from "../../toolPrompt.js";
 const lintTimeoutMs = 120_000;
 
 const readLintsSchema = z.object({
-  paths: z
-    .array(z.string().min(1))
-    .optional()
-    .describe(
-      "Files or directories to report on, relative to the project root (default: the whole project).",
-    ),
+  paths: z.array(z.string().min(1)).optional(),
 });
 
 type ReadLintsArgs = z.infer<typeof readLintsSchema>;

@@ -9,9 +9,9 @@ import { toolPrompt } from "../../toolPrompt.js";
 const defaultLimit = 1000;
 
 const readMcpResourceSchema = z.object({
-  server: z.string().min(1).describe("The MCP server's name, as list_mcp_resources shows it."),
-  uri: z.string().min(1).describe("The resource's URI, as list_mcp_resources shows it."),
-  offset: z.number().int().min(1).optional().describe("First line to show, 1-based (default 1)."),
+  server: z.string().min(1),
+  uri: z.string().min(1),
+  offset: z.number().int().min(1).optional().describe("First line, 1-based."),
   limit: z.number().int().min(1).max(10_000).optional().describe(`Lines to show (default ${defaultLimit}).`),
 });
 

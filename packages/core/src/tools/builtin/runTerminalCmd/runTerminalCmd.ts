@@ -34,28 +34,11 @@ const drainGraceMs = 500;
 const backgroundStartWaitMs = 1000;
 
 const runTerminalCmdSchema = z.object({
-  command: z.string().min(1).describe("The command line to run with bash."),
-  working_directory: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("Directory to run in, inside the project (default: the project root)."),
-  timeout_ms: z
-    .number()
-    .int()
-    .min(1)
-    .max(maxTimeoutMs)
-    .optional()
-    .describe(
-      `Timeout in milliseconds (default ${defaultTimeoutMs}, at most ${maxTimeoutMs}); not for background commands.`,
-    ),
-  is_background: z
-    .boolean()
-    .optional()
-    .describe(
-      "Run in the background (dev servers, watchers): returns an id at once; read with terminal_output, stop with terminal_kill.",
-    ),
-  explanation: z.string().optional().describe("One sentence on why this command is run, shown to the user."),
+  command: z.string().min(1),
+  working_directory: z.string().min(1).optional(),
+  timeout_ms: z.number().int().min(1).max(maxTimeoutMs).optional(),
+  is_background: z.boolean().optional(),
+  explanation: z.string().optional().describe("One sentence, shown to the user."),
 });
 
 type RunTerminalCmdArgs = z.infer<typeof runTerminalCmdSchema>;

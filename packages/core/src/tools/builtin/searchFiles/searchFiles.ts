@@ -18,25 +18,11 @@ const maxContextLines = 10;
 const defaultSearchTimeoutMs = 30_000;
 
 const searchFilesSchema = z.object({
-  pattern: z.string().describe("Regular expression (ripgrep / Rust syntax) matched against each line."),
-  path: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("File or directory to search, relative to the project root (default: the whole project)."),
-  glob: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Only files matching this glob, e.g. "*.ts", "*.{js,jsx}", "src/**/*.test.ts".'),
-  case_insensitive: z.boolean().optional().describe("Ignore case (default false)."),
-  context_lines: z
-    .number()
-    .int()
-    .min(0)
-    .max(maxContextLines)
-    .optional()
-    .describe(`Lines of context shown before and after each match (0-${maxContextLines}, default 0).`),
+  pattern: z.string(),
+  path: z.string().min(1).optional(),
+  glob: z.string().min(1).optional().describe('e.g. "*.{ts,tsx}"; with "/" the path must match.'),
+  case_insensitive: z.boolean().optional(),
+  context_lines: z.number().int().min(0).max(maxContextLines).optional(),
 });
 
 type SearchFilesArgs = z.infer<typeof searchFilesSchema>;

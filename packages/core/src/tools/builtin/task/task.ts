@@ -7,18 +7,14 @@ import { defineTool } from "../../tool.js";
 const description = readFileSync(assetUrl("tools/builtin/task/task.md"), "utf8").trim();
 
 const schema = z.object({
-  description: z
-    .string()
-    .min(3)
-    .max(80)
-    .describe("A few words on what the sub-agent does; shown to the user."),
-  prompt: z.string().min(1).max(20_000).describe("The complete brief: goal, known facts, what to report."),
+  description: z.string().min(3).max(80).describe("A few words, shown to the user."),
+  prompt: z.string().min(1).max(20_000),
   agent: z
     .string()
     .min(1)
     .max(40)
     .optional()
-    .describe('Which agent: "explore" (read-only) or "general" (default), or a project agent.'),
+    .describe('"explore" (read-only), "general" (default) or a project agent.'),
 });
 
 /** `task`: runs a sub-agent (SPEC §4). Its own calls go through the policy and approvals as usual. */

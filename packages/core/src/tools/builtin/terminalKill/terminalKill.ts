@@ -6,10 +6,7 @@ import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 
 const terminalKillSchema = z.object({
-  id: z
-    .string()
-    .min(1)
-    .describe('Id of the background command to stop, as run_terminal_cmd returned it (e.g. "t1").'),
+  id: z.string().min(1),
 });
 
 type TerminalKillArgs = z.infer<typeof terminalKillSchema>;

@@ -11,14 +11,8 @@ import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 
 const terminalOutputSchema = z.object({
-  id: z
-    .string()
-    .min(1)
-    .describe('Id of the background command, as run_terminal_cmd returned it (e.g. "t1").'),
-  since_last: z
-    .boolean()
-    .default(true)
-    .describe("Only output since the previous read (default true); false for all output still kept."),
+  id: z.string().min(1),
+  since_last: z.boolean().default(true).describe("false: all kept output."),
 });
 
 type TerminalOutputArgs = z.infer<typeof terminalOutputSchema>;

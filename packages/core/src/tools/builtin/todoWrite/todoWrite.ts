@@ -9,21 +9,18 @@ const todoWriteSchema = z.object({
   todos: z
     .array(
       z.object({
-        id: z.string().min(1).describe("Unique within the list; the same id updates the same todo."),
+        id: z.string().min(1).describe("Stable; the same id updates the same todo."),
         content: z
           .string()
           .min(1)
           .max(todoLimits.maxContentLength)
           .optional()
-          .describe("What is to be done. May be left out when merging into an existing todo."),
+          .describe("Optional when merging."),
         status: z.enum(todoStatuses),
       }),
     )
     .max(todoLimits.maxItems),
-  merge: z
-    .boolean()
-    .default(false)
-    .describe("true: update the todos of the same ids and append new ones. false: replace the whole list."),
+  merge: z.boolean().default(false).describe("true: update by id, append new ids. false: replace the list."),
 });
 
 type TodoWriteArgs = z.infer<typeof todoWriteSchema>;

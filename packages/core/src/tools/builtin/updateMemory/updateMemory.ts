@@ -18,16 +18,9 @@ const updateMemorySchema = z
       .min(1)
       .max(maxContentLength)
       .optional()
-      .describe("The memory: one self-contained fact or preference. For add and update."),
-    id: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("The memory to update or delete, as listed in your instructions."),
-    scope: z
-      .enum(["project", "user"])
-      .default("project")
-      .describe("project: this project only. user: every project of this user."),
+      .describe("One self-contained fact; for add and update."),
+    id: z.string().min(1).optional().describe("For update and delete."),
+    scope: z.enum(["project", "user"]).default("project").describe("user: every project of this user."),
   })
   .superRefine((args, ctx) => {
     if (args.action !== "delete" && args.content === undefined) {

@@ -29,25 +29,10 @@ const requestHeaders = {
 };
 
 const webFetchSchema = z.object({
-  url: z.string().min(1).max(8192).describe("The http or https URL to fetch."),
-  prompt: z
-    .string()
-    .max(2000)
-    .optional()
-    .describe("What you are looking for in the page; shown as a heading above it."),
-  max_length: z
-    .number()
-    .int()
-    .min(200)
-    .max(200_000)
-    .optional()
-    .describe("Characters of page text to show (default 30000); longer pages are saved whole for read_file."),
-  format: z
-    .enum(["markdown", "text", "html"])
-    .optional()
-    .describe(
-      "markdown (default): the main content converted; text: the same as plain text; html: the source.",
-    ),
+  url: z.string().min(1).max(8192),
+  prompt: z.string().max(2000).optional().describe("What you look for, shown above the page."),
+  max_length: z.number().int().min(200).max(200_000).optional(),
+  format: z.enum(["markdown", "text", "html"]).optional(),
 });
 
 type WebFetchArgs = z.infer<typeof webFetchSchema>;

@@ -17,14 +17,8 @@ const defaultMaxResults = 5;
 const toolGraceMs = 5000;
 
 const webSearchSchema = z.object({
-  query: z.string().min(1).max(400).regex(/\S/, "must not be blank").describe("What to search the web for."),
-  max_results: z
-    .number()
-    .int()
-    .min(1)
-    .max(10)
-    .optional()
-    .describe(`How many results to return (default ${defaultMaxResults}, at most 10).`),
+  query: z.string().min(1).max(400).regex(/\S/, "must not be blank"),
+  max_results: z.number().int().min(1).max(10).optional(),
 });
 
 type WebSearchArgs = z.infer<typeof webSearchSchema>;

@@ -13,8 +13,8 @@ import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 
 const writeFileSchema = z.object({
-  path: z.string().min(1).describe("Path of the file, relative to the project root or absolute."),
-  contents: z.string().describe("The complete new contents of the file."),
+  path: z.string().min(1),
+  contents: z.string(),
 });
 
 type WriteFileArgs = z.infer<typeof writeFileSchema>;
