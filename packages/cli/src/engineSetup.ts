@@ -80,6 +80,21 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
   });
   if (!client.ok)
     return { ok: false, error: client.error, kind: client.error.code === "E_LLM_AUTH" ? "auth" : "usage" };
+  const secrets = knownSecrets({
+    env,
+    latheHome: inputs.latheHome,
+    apiKey: args.apiKey,
+  });
+  // Opening the checkpoints runs git (the user's ignore file, the shadow's first init): those
+  // processes run while trust, rules, hooks and tools are read, not in front of them.
+  const opening = openPersistence({
+    latheHome: inputs.latheHome,
+    projectRoot: projectRoot.path,
+    secrets,
+    checkpoints: settings.checkpoints,
+    telemetry: settings.telemetry,
+    logLevel: settings.logLevel,
+  });
   const { trusted } = await settleProjectTrust({
     projectRoot: projectRoot.path,
     latheHome: inputs.latheHome,
@@ -96,6 +111,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
   });
   if (layers.errors.length > 0) {
     const problems = layers.errors.map((e) => `${e.file ?? "flags"}: ${e.message}`).join("\n  ");
+    await closeOpened(opening);
     return {
       ok: false,
       kind: "usage",
@@ -108,26 +124,6 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     projectTrusted: trusted,
   });
   for (const problem of hooks.errors) inputs.warn?.(`hooks: ${problem.file}: ${problem.message}`);
-  const secrets = knownSecrets({
-    env,
-    latheHome: inputs.latheHome,
-    apiKey: args.apiKey,
-  });
-  const persistence = await openPersistence({
-    latheHome: inputs.latheHome,
-    projectRoot: projectRoot.path,
-    secrets,
-    checkpoints: settings.checkpoints,
-    telemetry: settings.telemetry,
-    logLevel: settings.logLevel,
-  });
-  if (!persistence.ok) return { ok: false, kind: "storage", error: persistence.error };
-  const { store, checkpoints } = persistence.value;
-  const resumed = resumeFrom(store, args.resume, projectRoot.path);
-  if (!resumed.ok) {
-    await persistence.value.close();
-    return { ok: false, kind: "usage", error: resumed.error };
-  }
   const tools = await sessionTools({
     projectRoot: projectRoot.path,
     latheHome: inputs.latheHome,
@@ -137,6 +133,18 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     warn: inputs.warn,
     background: true,
   });
+  const persistence = await opening;
+  if (!persistence.ok) {
+    await tools.close();
+    return { ok: false, kind: "storage", error: persistence.error };
+  }
+  const { store, checkpoints } = persistence.value;
+  const resumed = resumeFrom(store, args.resume, projectRoot.path);
+  if (!resumed.ok) {
+    await tools.close();
+    await persistence.value.close();
+    return { ok: false, kind: "usage", error: resumed.error };
+  }
   const registry = tools.registry;
   const summarizer = settings.fastModel ? fastModelClient(settings.fastModel, inputs) : undefined;
   const { codeIndex: indexCode = true, ...contextSettings } = settings.context ?? {};
@@ -200,6 +208,12 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
       await persistence.value.close();
     },
   };
+}
+
+/** Closes persistence opened for a set-up that failed after it. */
+async function closeOpened(opening: ReturnType<typeof openPersistence>): Promise<void> {
+  const persistence = await opening;
+  if (persistence.ok) await persistence.value.close();
 }
 
 /** The project's code index in the session database, with the configured embedding model if any. */

@@ -1,4 +1,4 @@
-import { detectSandbox, noProviderHelp, probeLocalProviders } from "@lathe/core";
+import { type AgentSession, detectSandbox, noProviderHelp, probeLocalProviders } from "@lathe/core";
 import { type OutputFormat, parseCliArgs, usage } from "./cliArgs.js";
 import { cliVersion } from "./cliVersion.js";
 import { type EngineSetup, setUpEngine } from "./engineSetup.js";
@@ -72,9 +72,11 @@ async function main(argv: string[]): Promise<number> {
     return exitCodes.usage;
   }
 
-  // The sandbox probe runs a few processes: start it now so it overlaps the engine's set-up.
-  if ((settings.settings.sandbox?.mode ?? "auto") !== "off") void detectSandbox();
+  const sandboxMode = settings.settings.sandbox?.mode ?? "auto";
   const headless = args.print || args.prompt !== undefined || !process.stdin.isTTY;
+  // The chat waits for its user anyway: its probe overlaps the engine's set-up. A headless run
+  // probes only when the model calls a tool (below), off the path of its first request.
+  if (!headless && sandboxMode !== "off") void detectSandbox();
   const chat = headless ? undefined : new InteractiveChat();
   const engine = await setUpEngine({
     args,
@@ -97,10 +99,12 @@ async function main(argv: string[]): Promise<number> {
     return engine.kind === "auth" ? exitCodes.auth : exitCodes.usage;
   }
   if (engine.checkpointsOff) stderr(`lathe: checkpoints are off: ${engine.checkpointsOff.message}\n`);
-  await noticeMissingSandbox(settings.settings.sandbox?.mode ?? "auto", stderr);
+  if (chat) await noticeMissingSandbox(sandboxMode, stderr);
+  const probed = chat ? undefined : probeSandboxAtFirstToolCall(engine.session, sandboxMode, stderr);
   const code = chat
     ? await chat.run(engine.session, `lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`)
     : await runPrompt(engine, args.prompt, args.outputFormat);
+  await probed?.();
   // Background commands live in process groups of their own, which would outlive us.
   await engine.close();
   return code;
@@ -136,6 +140,31 @@ async function noticeMissingSandbox(mode: string, stderr: (text: string) => void
   if (!detection.available) {
     stderr(`lathe: commands run without a sandbox: ${detection.reason ?? "bubblewrap is not available"}.\n`);
   }
+}
+
+/**
+ * A run whose model calls no tool needs no sandbox, and the probe starts three processes (bwrap,
+ * bash, sed): it starts with the first tool call the model streams, which the tool round awaits
+ * anyway. The notice still comes before any command: this callback is chained on the probe before
+ * the tool round's. What it returns settles the probe before the process exits, so its temporary
+ * folder is removed even when the run ends before any tool ran.
+ */
+function probeSandboxAtFirstToolCall(
+  session: AgentSession,
+  mode: string,
+  stderr: (text: string) => void,
+): () => Promise<void> {
+  if (mode === "off") return async () => {};
+  let probing: Promise<void> | undefined;
+  const unsubscribe = session.subscribe((event) => {
+    if (event.type !== "tool_call_start") return;
+    unsubscribe();
+    probing = mode === "auto" ? noticeMissingSandbox(mode, stderr) : detectSandbox().then(() => undefined);
+  });
+  return async () => {
+    unsubscribe();
+    await probing;
+  };
 }
 
 async function readStdin(): Promise<string> {

@@ -34,21 +34,28 @@ export interface Persistence {
 export async function openPersistence(
   settings: PersistenceSettings,
 ): Promise<{ ok: true; value: Persistence } | { ok: false; error: LatheErrorInfo }> {
-  const redact = secretRedactor(settings.secrets);
-  const opened = SessionStore.open(join(settings.latheHome, "lathe.db"), { redact });
-  if (!opened.ok) return opened;
-  const store = opened.value;
-  const logger = createLogger({ latheHome: settings.latheHome, redact, level: settings.logLevel ?? "info" });
-  const shadow =
+  // Opening the checkpoints waits on the file system and git: started first, that waiting
+  // overlaps the database and the log opening on this thread. Nothing is awaited before the
+  // database opens, so it still creates $LATHE_HOME (private, 0700) before the shadow's mkdir.
+  const shadowOpening =
     settings.checkpoints?.enabled === false
       ? undefined
-      : await openShadowRepository({
+      : openShadowRepository({
           latheHome: settings.latheHome,
           projectRoot: settings.projectRoot,
           // 0 is no cap set: the defaults apply.
           maxFileBytes: settings.checkpoints?.maxFileBytes || undefined,
           maxTotalBytes: settings.checkpoints?.maxTotalBytes || undefined,
         });
+  const redact = secretRedactor(settings.secrets);
+  const opened = SessionStore.open(join(settings.latheHome, "lathe.db"), { redact });
+  if (!opened.ok) {
+    await shadowOpening;
+    return opened;
+  }
+  const store = opened.value;
+  const logger = createLogger({ latheHome: settings.latheHome, redact, level: settings.logLevel ?? "info" });
+  const shadow = await shadowOpening;
   if (shadow && !shadow.ok)
     logger.warn("checkpoints are off", { code: shadow.error.code, reason: shadow.error.message });
   return {

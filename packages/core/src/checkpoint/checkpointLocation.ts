@@ -42,7 +42,7 @@ export async function locateCheckpoints(settings: {
       `Checkpoints are off: the project root ${projectRoot} is the home directory, and snapshotting it would copy every file of the user.`,
     );
   }
-  await mkdir(settings.latheHome, { recursive: true });
+  await mkdir(settings.latheHome, { recursive: true, mode: 0o700 });
   const latheHome = await realpath(settings.latheHome);
   const key = createHash("sha256").update(projectRoot).digest("hex").slice(0, 16);
   const fromRoot = path.relative(projectRoot, latheHome);

@@ -1,0 +1,66 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readGitSummary } from "../../../src/context/prompt/gitSummary.js";
+
+let base: string;
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(path.join(tmpdir(), "lathe-git-discovery-")));
+});
+afterEach(() => {
+  rmSync(base, { recursive: true, force: true });
+});
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "commit.gpgsign=false", ...args], {
+    cwd,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_AUTHOR_NAME: "Ada",
+      GIT_AUTHOR_EMAIL: "ada@example.com",
+      GIT_COMMITTER_NAME: "Ada",
+      GIT_COMMITTER_EMAIL: "ada@example.com",
+    },
+  }).trim();
+}
+
+function repositoryWithCommit(name: string): string {
+  const repository = path.join(base, name);
+  mkdirSync(repository);
+  git(repository, "init", "-q", "-b", "main");
+  writeFileSync(path.join(repository, "a.txt"), "a\n");
+  git(repository, "add", "a.txt");
+  git(repository, "commit", "-q", "-m", "First");
+  return repository;
+}
+
+describe("readGitSummary finds the repository the way git does", () => {
+  it("from a folder deep inside the work tree", async () => {
+    const repository = repositoryWithCommit("project");
+    const nested = path.join(repository, "src", "deep");
+    mkdirSync(nested, { recursive: true });
+    const facts = await readGitSummary(nested);
+    expect(facts?.branch).toBe("main");
+    expect(facts?.recentCommits.map((line) => line.replace(/^\w+ /, ""))).toEqual(["First"]);
+  });
+
+  it("from a linked work tree, whose .git is a file", async () => {
+    const repository = repositoryWithCommit("project");
+    const linked = path.join(base, "linked");
+    git(repository, "worktree", "add", "-q", "-b", "side", linked);
+    expect((await readGitSummary(linked))?.branch).toBe("side");
+  });
+
+  it("not from a folder with no .git in it or above it, even one git itself keeps", async () => {
+    const plain = path.join(base, "plain");
+    mkdirSync(plain);
+    expect(await readGitSummary(plain)).toBeUndefined();
+    const repository = repositoryWithCommit("project");
+    expect(await readGitSummary(path.join(repository, ".git", "refs"))).toBeUndefined();
+  });
+});
