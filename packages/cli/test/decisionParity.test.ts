@@ -49,6 +49,10 @@ const rows = (JSON.parse(readFileSync(corpusFile, "utf8")) as Row[]).map((row) =
   args: withKeys(row.args) as Record<string, unknown>,
 }));
 
+const env = { OPENAI_API_KEY: providerKey };
+/** Image generation configured, so that generate_image is offered and its calls are judged. */
+const toolSettings = { imageGeneration: { provider: "openai" as const } };
+
 /** A project with a few files, and a LATHE_HOME whose user-level MCP config names the demo server. */
 function workspace() {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "lathe-project-")));
@@ -64,11 +68,12 @@ function workspace() {
   }
   const mcp = { mcpServers: { demo: { command: process.execPath, args: [stdioServer] } } };
   writeFileSync(join(home, "mcp.json"), JSON.stringify(mcp));
-  writeFileSync(join(home, "settings.json"), JSON.stringify({ checkpoints: { enabled: false } }));
+  writeFileSync(
+    join(home, "settings.json"),
+    JSON.stringify({ checkpoints: { enabled: false }, ...toolSettings }),
+  );
   return { root, home };
 }
-
-const env = { OPENAI_API_KEY: providerKey };
 
 /** The session's verdict, read from the events of the one call the scripted model made. */
 async function sessionVerdict(row: Row) {
@@ -88,7 +93,7 @@ async function sessionVerdict(row: Row) {
     projectRoot: ws.root,
     latheHome: ws.home,
     projectTrusted: false,
-    settings: {},
+    settings: toolSettings,
     env,
   });
   const layers = loadRuleLayers({
