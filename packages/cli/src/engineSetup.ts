@@ -12,6 +12,7 @@ import {
   type ModelClient,
   openPersistence,
   type Persistence,
+  readGitSummary,
   type SessionInfo,
   type SessionStore,
   SqliteMemoryBook,
@@ -55,6 +56,9 @@ export type EngineSetup =
     }
   | { ok: false; error: LatheErrorInfo; kind: "usage" | "auth" | "no_model" | "storage" };
 
+/** Hooks a run starts with, before its first request. */
+const hooksBeforeFirstRequest: ReadonlySet<string> = new Set(["SessionStart", "UserPromptSubmit"]);
+
 /** Builds a session from flags, settings and environment; flags win over settings. */
 export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
   const { args, settings, env } = inputs;
@@ -85,8 +89,8 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     latheHome: inputs.latheHome,
     apiKey: args.apiKey,
   });
-  // Opening the checkpoints runs git (the user's ignore file, the shadow's first init): those
-  // processes run while trust, rules, hooks and tools are read, not in front of them.
+  // The database and the checkpoints open (file system work) while trust, rules, hooks and tools
+  // are read, not in front of them.
   const opening = openPersistence({
     latheHome: inputs.latheHome,
     projectRoot: projectRoot.path,
@@ -124,6 +128,13 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     projectTrusted: trusted,
   });
   for (const problem of hooks.errors) inputs.warn?.(`hooks: ${problem.file}: ${problem.message}`);
+  // A prompt from the command line goes to the model as soon as the session exists: the git
+  // summary its first request shows is read now, while the tools and the database open. Not
+  // when hooks run before that request: they may change what the summary describes.
+  const gitSummary =
+    args.prompt !== undefined && !hooks.hooks.some((hook) => hooksBeforeFirstRequest.has(hook.event))
+      ? readGitSummary(projectRoot.path)
+      : undefined;
   const tools = await sessionTools({
     projectRoot: projectRoot.path,
     latheHome: inputs.latheHome,
@@ -191,6 +202,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     requestApproval: inputs.requestApproval,
     shell: env.SHELL,
   });
+  if (gitSummary) session.context.useGitSummaryReadAhead(gitSummary);
   for (const problem of await session.context.loadRules())
     inputs.warn?.(`rules: ${problem.file}: ${problem.message}`);
   const stopTracing = persistence.value.trace(session);

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
@@ -335,5 +335,73 @@ describe("approvals and modes in headless runs", () => {
     );
     expect(run.code).toBe(4);
     expect(json).toMatchObject({ type: "result", subtype: "cancelled", is_error: true });
+  });
+});
+
+describe("the git summary of a headless run's first request", () => {
+  /** Git with no user or system configuration, and an identity for commits. */
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync(
+      "git",
+      ["-c", "commit.gpgsign=false", "-c", "user.name=Ada", "-c", "user.email=ada@example.com", ...args],
+      {
+        cwd,
+        encoding: "utf8",
+        env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+      },
+    ).trim();
+
+  async function gitWorkspace() {
+    const ws = await makeWorkspace({ "a.txt": "a\n" }, fastLlm);
+    git(ws.root, "init", "-q", "-b", "main");
+    git(ws.root, "add", "a.txt");
+    git(ws.root, "commit", "-q", "-m", "Add the a file");
+    writeFileSync(join(ws.root, "draft.txt"), "not committed\n");
+    return ws;
+  }
+
+  const environmentOf = (index: number) => {
+    const system = String(openAiMessages(index)[0]?.content);
+    return system.slice(system.indexOf("Git: "), system.indexOf("</environment>"));
+  };
+
+  it("shows the branch, the uncommitted files and the commits, read while the run set up", async () => {
+    server = await startFakeLlm({ script: { turns: [{ text: "ok" }] } });
+    const ws = await gitWorkspace();
+    const head = git(ws.root, "log", "-n1", "--format=%h");
+
+    const run = await runLathe(headlessArgs("hello", { root: ws.root, serverUrl: server.url }), {
+      home: ws.home,
+      env: { OPENAI_API_KEY: fakeKeys.openai },
+    });
+
+    expect(run.code).toBe(0);
+    expect(environmentOf(0)).toBe(
+      `Git: branch main; 1 file with uncommitted changes\nRecent commits:\n- ${head} Add the a file\n`,
+    );
+  });
+
+  it("is read after a prompt hook that commits, and shows its commit", async () => {
+    server = await startFakeLlm({ script: { turns: [{ text: "ok" }] } });
+    const ws = await gitWorkspace();
+    const commitCommand =
+      "git -c commit.gpgsign=false -c user.name=Hook -c user.email=hook@example.com commit -q --allow-empty -m 'Committed by the hook'";
+    writeFileSync(
+      join(ws.home, "hooks.json"),
+      JSON.stringify({
+        hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: commitCommand }] }] },
+      }),
+    );
+
+    const run = await runLathe(headlessArgs("hello", { root: ws.root, serverUrl: server.url }), {
+      home: ws.home,
+      env: { OPENAI_API_KEY: fakeKeys.openai },
+    });
+
+    expect(run.code).toBe(0);
+    const [hooked, first] = git(ws.root, "log", "-n2", "--format=%h").split("\n");
+    expect(environmentOf(0)).toBe(
+      `Git: branch main; 1 file with uncommitted changes\nRecent commits:\n- ${hooked} Committed by the hook\n- ${first} Add the a file\n`,
+    );
   });
 });

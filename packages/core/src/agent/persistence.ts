@@ -34,7 +34,7 @@ export interface Persistence {
 export async function openPersistence(
   settings: PersistenceSettings,
 ): Promise<{ ok: true; value: Persistence } | { ok: false; error: LatheErrorInfo }> {
-  // Opening the checkpoints waits on the file system and git: started first, that waiting
+  // Opening the checkpoints waits on the file system: started first, that waiting
   // overlaps the database and the log opening on this thread. Nothing is awaited before the
   // database opens, so it still creates $LATHE_HOME (private, 0700) before the shadow's mkdir.
   const shadowOpening =

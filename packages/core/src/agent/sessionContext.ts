@@ -11,7 +11,12 @@ import {
 import { buildDynamicContext, EditorStateTracker, type RecentEdit } from "../context/dynamic/index.js";
 import { LoopDetector, type LoopSettings, type LoopVerdict } from "../context/loopDetection/index.js";
 import { parseMentions, resolveMentions } from "../context/mentions/index.js";
-import { assembleSystemPrompt, describeEnvironment, type EnvironmentFacts } from "../context/prompt/index.js";
+import {
+  assembleSystemPrompt,
+  describeEnvironment,
+  type EnvironmentFacts,
+  type GitFacts,
+} from "../context/prompt/index.js";
 import { loadRules, type RuleBook, type RuleLoadError } from "../context/rules/index.js";
 import { countTokens, TokenLedger } from "../context/tokens/index.js";
 import { lookupModel } from "../llm/catalog.js";
@@ -77,6 +82,8 @@ export class SessionContext {
   private readonly recentEdits: RecentEdit[] = [];
   private readonly filesInContext = new Set<string>();
   private environment?: EnvironmentFacts;
+  /** A git summary read ahead for the next run, which takes it. */
+  private gitSummaryAhead?: Promise<GitFacts | undefined>;
   private strategyHint?: string;
   private latestPrompt = "";
   private repoMap = "";
@@ -118,6 +125,15 @@ export class SessionContext {
   }
 
   /**
+   * The project's git summary, read ahead by a face that sends the next message at once (a
+   * headless run reads it while it sets up): that run's prompt awaits it instead of starting git
+   * then. Later runs read git again.
+   */
+  useGitSummaryReadAhead(summary: Promise<GitFacts | undefined>): void {
+    this.gitSummaryAhead = summary;
+  }
+
+  /**
    * A user message starts a run: the environment is read again, the task's complexity sets the
    * strategy hint, and its @-mentions are resolved into parts that go with the message.
    */
@@ -130,10 +146,13 @@ export class SessionContext {
     this.loop.resetRun();
     this.readOnlyMode = run.mode === "ask" || run.mode === "plan";
     this.latestPrompt = text;
+    const gitSummary = this.gitSummaryAhead;
+    this.gitSummaryAhead = undefined;
     this.environment = await describeEnvironment({
       projectRoot: this.options.projectRoot,
       shell: this.options.shell,
       now: new Date(),
+      gitSummary,
     });
     // Ask mode answers questions: a strategy for changing code would only mislead it.
     const level = analyzeTaskComplexity(text).level;

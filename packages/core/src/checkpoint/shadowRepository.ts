@@ -1,16 +1,17 @@
+import { mkdir } from "node:fs/promises";
 import { type CheckpointDiff, diffTrees } from "./checkpointDiff.js";
 import { locateCheckpoints } from "./checkpointLocation.js";
 import { type CheckpointOutcome, fail, succeed } from "./checkpointOutcome.js";
 import { isCheckpoint, newestCheckpoint, parseCommitId, recordCheckpoint } from "./checkpointRefs.js";
 import { directorySize } from "./directorySize.js";
-import { prepareGitDir } from "./gitDirSetup.js";
+import { setUpShadowGit } from "./gitDirSetup.js";
 import { acquireOperationLock } from "./operationLock.js";
 import { serialized } from "./operationQueue.js";
 import { type PruneResult, pruneCheckpoints } from "./pruning.js";
 import { restoreJournalExists } from "./restoreJournal.js";
 import type { RestoredFiles } from "./restoreWorkTree.js";
 import { finishInterruptedRestore, journaledRestore } from "./resumableRestore.js";
-import { ShadowGit, userExcludesFile } from "./shadowGit.js";
+import type { ShadowGit } from "./shadowGit.js";
 import { type CaptureSettings, captureWorkTree } from "./workTreeCapture.js";
 
 export interface ShadowRepositorySettings {
@@ -54,8 +55,10 @@ const defaultMaxTotalBytes = 1024 ** 3;
 const defaultLockWaitMs = 10_000;
 
 /**
- * Opens (creating on first use) the shadow repository of a project: a git dir under
- * `$LATHE_HOME/checkpoints/` whose work tree is the project. Refuses `/` and the home directory.
+ * Opens the shadow repository of a project: a git dir under `$LATHE_HOME/checkpoints/` whose work
+ * tree is the project. Refuses `/` and the home directory. Runs no git unless a restore was left
+ * half-done: the git dir is set up by the first operation, so a problem with git (not installed,
+ * `git init` failing) is that operation's error.
  */
 export async function openShadowRepository(
   settings: ShadowRepositorySettings,
@@ -73,14 +76,13 @@ export async function openShadowRepository(
     const location = await locateCheckpoints(settings);
     if (!location.ok) return location;
     const { gitDir, projectRoot, latheHomeInProject } = location.value;
-    const git = new ShadowGit(gitDir, projectRoot, await userExcludesFile());
-    const prepared = await serialized(gitDir, () => prepareGitDir(git));
-    if (!prepared.ok) return prepared;
+    // The operation lock is a file in the git dir, so the directory exists before any operation.
+    await mkdir(gitDir, { recursive: true });
     const capture = {
       maxFileBytes,
       excludedDirs: latheHomeInProject === undefined ? [] : [latheHomeInProject],
     };
-    const repository = new ShadowRepository(git, capture, { maxTotalBytes, lockWaitMs });
+    const repository = new ShadowRepository({ gitDir, projectRoot }, capture, { maxTotalBytes, lockWaitMs });
     // Every session opens the repository: a restore killed half-way is finished before anything
     // snapshots the half-restored tree. Without one pending, no lock is taken; when finishing
     // fails (another process holds the lock for long), the next operation tries again.
@@ -96,20 +98,20 @@ export async function openShadowRepository(
 export class ShadowRepository {
   readonly gitDir: string;
   readonly projectRoot: string;
-  private readonly git: ShadowGit;
   private readonly capture: CaptureSettings;
   private readonly maxTotalBytes: number;
   private readonly lockWaitMs: number;
   private pendingRecoveries: string[] = [];
+  /** Set up by the first operation; after a failed set-up, the next one tries again. */
+  private git?: ShadowGit;
 
   constructor(
-    git: ShadowGit,
+    location: { gitDir: string; projectRoot: string },
     capture: CaptureSettings,
     limits: { maxTotalBytes: number; lockWaitMs: number },
   ) {
-    this.git = git;
-    this.gitDir = git.gitDir;
-    this.projectRoot = git.workTree;
+    this.gitDir = location.gitDir;
+    this.projectRoot = location.projectRoot;
     this.capture = capture;
     this.maxTotalBytes = limits.maxTotalBytes;
     this.lockWaitMs = limits.lockWaitMs;
@@ -117,17 +119,17 @@ export class ShadowRepository {
 
   /** Records the work tree as it is now; an unchanged tree gives back the newest checkpoint. */
   snapshot(label: string): Promise<CheckpointOutcome<SnapshotResult>> {
-    return this.reported(this.exclusive(() => this.snapshotNow(label)));
+    return this.reported(this.exclusive((git) => this.snapshotNow(git, label)));
   }
 
   /** What changed from the checkpoint to the current work tree, seen from the checkpoint. */
   diff(commit: string): Promise<CheckpointOutcome<CheckpointDiff>> {
-    return this.exclusive(async () => {
-      const id = await this.knownCheckpoint(commit);
+    return this.exclusive(async (git) => {
+      const id = await this.knownCheckpoint(git, commit);
       if (!id.ok) return id;
-      const now = await captureWorkTree(this.git, this.capture);
+      const now = await captureWorkTree(git, this.capture);
       if (!now.ok) return now;
-      return diffTrees(this.git, id.value, now.value.tree);
+      return diffTrees(git, id.value, now.value.tree);
     });
   }
 
@@ -137,12 +139,12 @@ export class ShadowRepository {
    */
   restore(commit: string): Promise<CheckpointOutcome<RestoreResult>> {
     return this.reported(
-      this.exclusive(async () => {
-        const id = await this.knownCheckpoint(commit);
+      this.exclusive(async (git) => {
+        const id = await this.knownCheckpoint(git, commit);
         if (!id.ok) return id;
-        const before = await this.snapshotNow(`Before restoring ${id.value}`);
+        const before = await this.snapshotNow(git, `Before restoring ${id.value}`);
         if (!before.ok) return before;
-        const restored = await journaledRestore(this.git, { target: id.value, before: before.value.commit });
+        const restored = await journaledRestore(git, { target: id.value, before: before.value.commit });
         return restored.ok ? succeed({ ...restored.value, before: before.value.commit }) : restored;
       }),
     );
@@ -150,7 +152,7 @@ export class ShadowRepository {
 
   /** Drops the oldest checkpoints (never the newest) until the git dir is under `maxTotalBytes`. */
   prune(): Promise<CheckpointOutcome<PruneOutcome>> {
-    return this.reported(this.exclusive(() => pruneCheckpoints(this.git, this.maxTotalBytes)));
+    return this.reported(this.exclusive((git) => pruneCheckpoints(git, this.maxTotalBytes)));
   }
 
   /** Clears what a killed process left (a stale lock, a restore half-done); `exclusive` does the work. */
@@ -162,22 +164,25 @@ export class ShadowRepository {
     return serialized(this.gitDir, () => directorySize(this.gitDir));
   }
 
-  private async snapshotNow(label: string): Promise<CheckpointOutcome<Omit<SnapshotResult, "recovered">>> {
-    const captured = await captureWorkTree(this.git, this.capture);
+  private async snapshotNow(
+    git: ShadowGit,
+    label: string,
+  ): Promise<CheckpointOutcome<Omit<SnapshotResult, "recovered">>> {
+    const captured = await captureWorkTree(git, this.capture);
     if (!captured.ok) return captured;
     const { tree, skipped } = captured.value;
-    const newest = await newestCheckpoint(this.git);
+    const newest = await newestCheckpoint(git);
     if (!newest.ok) return newest;
     if (newest.value?.tree === tree) return succeed({ commit: newest.value.commit, skipped });
-    const commit = await recordCheckpoint(this.git, tree, label, newest.value);
+    const commit = await recordCheckpoint(git, tree, label, newest.value);
     return commit.ok ? succeed({ commit: commit.value, skipped }) : commit;
   }
 
-  private async knownCheckpoint(commit: string): Promise<CheckpointOutcome<string>> {
+  private async knownCheckpoint(git: ShadowGit, commit: string): Promise<CheckpointOutcome<string>> {
     const id = parseCommitId(commit);
     if (id === undefined)
       return fail("E_INVALID_ARGS", `Not a checkpoint commit id: ${JSON.stringify(commit)}`);
-    const known = await isCheckpoint(this.git, id);
+    const known = await isCheckpoint(git, id);
     if (!known.ok) return known;
     if (!known.value) {
       return fail(
@@ -190,25 +195,41 @@ export class ShadowRepository {
 
   /**
    * Runs `operation` alone: after every operation of this process on the project (the queue) and
-   * under Lathe's lock on the git dir (other processes). Whatever a killed process left is repaired
-   * first, and the repair remembered for the next result.
+   * under Lathe's lock on the git dir (other processes), with the git dir set up. Whatever a killed
+   * process left is repaired first, and the repair remembered for the next result.
    */
-  private exclusive<T>(operation: () => Promise<CheckpointOutcome<T>>): Promise<CheckpointOutcome<T>> {
+  private exclusive<T>(
+    operation: (git: ShadowGit) => Promise<CheckpointOutcome<T>>,
+  ): Promise<CheckpointOutcome<T>> {
     return serialized(this.gitDir, () =>
       guarded(async () => {
         const lock = await acquireOperationLock(this.gitDir, this.lockWaitMs);
         if (!lock.ok) return lock;
         try {
           if (lock.value.recovered !== undefined) this.pendingRecoveries.push(lock.value.recovered);
-          const finished = await finishInterruptedRestore(this.git, this.capture);
+          const git = await this.shadowGit();
+          if (!git.ok) return git;
+          const finished = await finishInterruptedRestore(git.value, this.capture);
           if (!finished.ok) return finished;
           if (finished.value !== undefined) this.pendingRecoveries.push(finished.value);
-          return await operation();
+          return await operation(git.value);
         } finally {
           await lock.value.release();
         }
       }),
     );
+  }
+
+  /**
+   * The git dir set up, once per repository object. Only `exclusive` calls it: under the queue, so
+   * it never runs twice at once, and under the lock, so two processes opening a new project never
+   * run `git init` on one directory at the same time.
+   */
+  private async shadowGit(): Promise<CheckpointOutcome<ShadowGit>> {
+    if (this.git !== undefined) return succeed(this.git);
+    const setUp = await setUpShadowGit(this.gitDir, this.projectRoot);
+    if (setUp.ok) this.git = setUp.value;
+    return setUp;
   }
 
   /** Hands the remembered repairs to a successful result; a failed one leaves them for the next. */

@@ -17,8 +17,10 @@ export async function describeEnvironment(options: {
   projectRoot: string;
   shell: string;
   now: Date;
+  /** The project's git summary when its reading started earlier (`readGitSummary`); read now otherwise. */
+  gitSummary?: Promise<GitFacts | undefined>;
 }): Promise<EnvironmentFacts> {
-  const git = await readGitSummary(options.projectRoot);
+  const git = await (options.gitSummary ?? readGitSummary(options.projectRoot));
   const facts: EnvironmentFacts = {
     os: `${platform()} ${release()}`,
     shell: options.shell,

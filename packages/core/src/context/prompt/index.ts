@@ -1,4 +1,4 @@
 export { assembleSystemPrompt, type PromptInputs } from "./assembleSystemPrompt.js";
 export type { ContextInputs } from "./contextSections.js";
 export { describeEnvironment, type EnvironmentFacts } from "./environment.js";
-export type { GitFacts } from "./gitSummary.js";
+export { type GitFacts, readGitSummary } from "./gitSummary.js";
