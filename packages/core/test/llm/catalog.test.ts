@@ -1,7 +1,16 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { shippedCatalogSchema } from "../../src/llm/catalog.js";
 import { catalogWith, costOf, lookupModel, shippedCatalog, unknownModelInfo } from "../../src/llm/index.js";
 
 describe("the model catalog", () => {
+  it("ships a models.json that holds to its schema, since it is not checked as it loads", () => {
+    const text = readFileSync(new URL("../../src/llm/models.json", import.meta.url), "utf8");
+    const checked = shippedCatalogSchema.safeParse(JSON.parse(text));
+    expect(checked.error?.issues).toBeUndefined();
+    expect(Object.fromEntries(shippedCatalog())).toEqual(checked.data);
+  });
+
   it("ships the main models of every hosted provider", () => {
     const ids = [...shippedCatalog().keys()];
     for (const id of [
