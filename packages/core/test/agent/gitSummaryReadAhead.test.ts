@@ -1,10 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type ScriptedSession, startScriptedSession } from "@lathe/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readGitSummary } from "../../src/context/prompt/index.js";
+import { isolatedGit } from "../isolatedGit.js";
 
 let repository: string;
 const sessions: ScriptedSession[] = [];
@@ -17,22 +17,7 @@ afterEach(async () => {
   rmSync(repository, { recursive: true, force: true });
 });
 
-/** Git with no user or system configuration, so the tests see only what they set up. */
-function git(...args: string[]): string {
-  return execFileSync("git", ["-c", "commit.gpgsign=false", ...args], {
-    cwd: repository,
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_AUTHOR_NAME: "Ada",
-      GIT_AUTHOR_EMAIL: "ada@example.com",
-      GIT_COMMITTER_NAME: "Ada",
-      GIT_COMMITTER_EMAIL: "ada@example.com",
-    },
-  }).trim();
-}
+const git = (...args: string[]) => isolatedGit(repository, ...args);
 
 function commit(file: string, message: string): void {
   writeFileSync(path.join(repository, file), `${file}\n`);

@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { platform, release, tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeEnvironment } from "../../../src/context/prompt/index.js";
+import { isolatedGit } from "../../isolatedGit.js";
 
 let base: string;
 beforeEach(() => {
@@ -13,22 +13,7 @@ afterEach(() => {
   rmSync(base, { recursive: true, force: true });
 });
 
-/** Git with no user or system configuration, so the tests see only what they set up. */
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "commit.gpgsign=false", ...args], {
-    cwd,
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_AUTHOR_NAME: "Ada",
-      GIT_AUTHOR_EMAIL: "ada@example.com",
-      GIT_COMMITTER_NAME: "Ada",
-      GIT_COMMITTER_EMAIL: "ada@example.com",
-    },
-  }).trim();
-}
+const git = isolatedGit;
 
 function commit(repository: string, file: string, contents: string, message: string): void {
   writeFileSync(path.join(repository, file), contents);
