@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveMentions } from "../../../src/context/mentions/resolveMentions.js";
+import { isolatedGitAt } from "../../isolatedGit.js";
 import { type ContextTestBed, createContextTestBed } from "../dynamic/contextTestBed.js";
 import { mention, sourcesFor } from "./mentionTestBed.js";
 
@@ -11,23 +11,7 @@ beforeEach(() => {
 afterEach(() => bed.cleanup());
 
 /** git in the test project, with a fixed identity and clock and none of the user's own config. */
-function git(...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd: bed.root,
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_AUTHOR_NAME: "Ada",
-      GIT_AUTHOR_EMAIL: "ada@example.com",
-      GIT_COMMITTER_NAME: "Ada",
-      GIT_COMMITTER_EMAIL: "ada@example.com",
-      GIT_AUTHOR_DATE: "2025-01-02T03:04:05Z",
-      GIT_COMMITTER_DATE: "2025-01-02T03:04:05Z",
-    },
-  });
-}
+const git = (...args: string[]) => isolatedGitAt("2025-01-02T03:04:05Z", bed.root, ...args);
 
 function repository(): { first: string; second: string } {
   git("init", "--quiet", "--initial-branch=main");
