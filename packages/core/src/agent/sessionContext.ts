@@ -90,6 +90,8 @@ export class SessionContext {
   private memories: readonly string[] = [];
   /** Ask and plan modes cannot write, so read streaks mean nothing there. */
   private readOnlyMode = false;
+  /** The last tool list sent and its JSON: a run offers the same list, unchanged, to every request. */
+  private toolsJsonOf?: { specs: readonly ToolSpec[]; json: string };
   readonly window: number;
 
   constructor(
@@ -278,7 +280,7 @@ export class SessionContext {
       memories: this.memories,
       applyPatch: input.applyPatch,
     });
-    const toolsJson = JSON.stringify(input.specs);
+    const toolsJson = this.toolsJson(input.specs);
     const started = performance.now();
     const settings = {
       window: this.window,
@@ -330,6 +332,12 @@ export class SessionContext {
           }
         : undefined,
     };
+  }
+
+  /** The tools as JSON, for their size and the token estimate; made again only for another list. */
+  private toolsJson(specs: readonly ToolSpec[]): string {
+    if (this.toolsJsonOf?.specs !== specs) this.toolsJsonOf = { specs, json: JSON.stringify(specs) };
+    return this.toolsJsonOf.json;
   }
 }
 

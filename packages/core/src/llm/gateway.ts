@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LanguageModelV3StreamPart, LanguageModelV3Usage } from "@ai-sdk/provider";
 import { LatheError, type LatheErrorInfo, type Usage } from "@lathe/protocol";
-import { untilAborted } from "../cancellation/untilAborted.js";
+import { AbortRace } from "../cancellation/abortRace.js";
 import { catalogWith, costOf, type ModelCatalog, type ModelInfo, shippedCatalog } from "./catalog.js";
 import { type KeySource, resolveApiKey } from "./credentials.js";
+import { fetchWithoutRedirectCopy } from "./fetchWithoutRedirectCopy.js";
 import { type ParsedModelId, type ProviderName, parseModelId } from "./modelId.js";
 import type { ModelClient, ModelRequest, ModelStreamEvent } from "./modelStream.js";
 import { toProviderPrompt, toProviderTools } from "./promptConversion.js";
@@ -189,6 +190,7 @@ class GatewayClient implements ModelClient {
   ): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const watch = new ResponseWatch(this.retry);
     const signal = AbortSignal.any([request.signal, watch.signal]);
+    const aborted = new AbortRace(signal);
     const model = await createLanguageModel(target.id, {
       baseUrl: target.baseUrl,
       apiKey: target.apiKey,
@@ -197,7 +199,7 @@ class GatewayClient implements ModelClient {
     let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
     try {
       const tools = toProviderTools(request.tools);
-      const result = await untilAborted(
+      const result = await aborted.run(
         model.doStream({
           prompt: toProviderPrompt(request.system, request.messages, {
             keepReasoning: target.id.provider === "deepseek",
@@ -208,12 +210,11 @@ class GatewayClient implements ModelClient {
           maxOutputTokens: request.maxOutputTokens,
           abortSignal: signal,
         }),
-        signal,
       );
       reader = result.stream.getReader();
       let finish: Extract<LanguageModelV3StreamPart, { type: "finish" }> | undefined;
       while (true) {
-        const next = await untilAborted(reader.read(), signal);
+        const next = await aborted.run(reader.read());
         if (next.done) break;
         const part = next.value;
         switch (part.type) {
@@ -260,6 +261,7 @@ class GatewayClient implements ModelClient {
       if (watch.timedOut && !request.signal.aborted) throw new AttemptTimeout(watch.timedOut);
       throw error;
     } finally {
+      aborted.dispose();
       watch.close();
       reader?.cancel().catch(() => {});
     }
@@ -302,6 +304,8 @@ class ResponseWatch {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private started = false;
+  /** The body was read to its end: the connection is already back in the pool. */
+  private bodyRead = false;
 
   constructor(private readonly settings: RetrySettings) {
     this.arm("first_byte_timeout", settings.firstByteTimeoutMs);
@@ -312,19 +316,28 @@ class ResponseWatch {
   }
 
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const response = await globalThis.fetch(input, init);
+    const response = await fetchWithoutRedirectCopy(input, init);
     this.sawBytes();
     if (!response.body) return response;
-    const body = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform: (chunk, controller) => {
-          this.sawBytes();
-          controller.enqueue(chunk);
-        },
-        // Parts still buffered downstream must stay readable, so the end only stops the clock.
-        flush: () => clearTimeout(this.timer),
-      }),
-    );
+    const source = response.body.getReader();
+    // A pulling stream rather than a TransformStream: a chunk costs one read and one enqueue
+    // instead of a pipe's write, transform and backpressure round trip, on every chunk of every
+    // response. Errors and cancels pass through as they would through a pipe.
+    const body = new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        const next = await source.read();
+        if (next.done) {
+          // Parts still buffered downstream must stay readable, so the end only stops the clock.
+          clearTimeout(this.timer);
+          this.bodyRead = true;
+          controller.close();
+          return;
+        }
+        this.sawBytes();
+        controller.enqueue(next.value);
+      },
+      cancel: (reason) => source.cancel(reason),
+    });
     return new Response(body, {
       status: response.status,
       statusText: response.statusText,
@@ -349,10 +362,14 @@ class ResponseWatch {
     }, ms);
   }
 
-  /** Stops the clocks and releases the connection if the response is still open. */
+  /**
+   * Stops the clocks and releases the connection if the response is still open. A response read
+   * to its end has nothing to release, and aborting it anyway would build an abort error and
+   * run every listener of the request's signals for nothing.
+   */
   close(): void {
     clearTimeout(this.timer);
-    if (!this.controller.signal.aborted && !this.timedOut) this.controller.abort();
+    if (!this.bodyRead && !this.controller.signal.aborted && !this.timedOut) this.controller.abort();
   }
 }
 

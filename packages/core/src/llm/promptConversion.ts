@@ -8,7 +8,7 @@ import type {
   LanguageModelV3ToolCallPart,
   LanguageModelV3ToolResultPart,
 } from "@ai-sdk/provider";
-import type { Message, Part, ToolCallPart, ToolResultPart } from "@lathe/protocol";
+import type { Message, Part, ToolCallPart } from "@lathe/protocol";
 import type { ToolSpec } from "./modelStream.js";
 
 export interface PromptOptions {
@@ -43,11 +43,11 @@ export function toProviderPrompt(
   options: PromptOptions,
 ): LanguageModelV3Prompt {
   const pieces: Piece[] = [];
-  const resultIds = new Set(
-    messages.flatMap((m) =>
-      m.parts.filter((p): p is ToolResultPart => p.type === "tool_result").map((p) => p.callId),
-    ),
-  );
+  // Plain loops over the whole history: this runs for every request, on a history that only grows.
+  const resultIds = new Set<string>();
+  for (const message of messages) {
+    for (const part of message.parts) if (part.type === "tool_result") resultIds.add(part.callId);
+  }
   const callIds = new Set<string>();
   const wireIds = new Map<string, string>();
   const wireId = (callId: string) => {
@@ -62,9 +62,10 @@ export function toProviderPrompt(
   const imagesAt = messages.findLastIndex((m) =>
     m.parts.some((p) => p.type === "tool_result" && p.images?.length),
   );
+  const textOnly = { ...options, imagesInToolResults: false };
   for (const [index, message] of messages.entries()) {
     const unanswered: ToolCallPart[] = [];
-    const partOptions = index === imagesAt ? options : { ...options, imagesInToolResults: false };
+    const partOptions = index === imagesAt ? options : textOnly;
     for (const part of message.parts) {
       if (part.type === "tool_call") {
         callIds.add(part.callId);

@@ -17,6 +17,25 @@ export const defaultBaseUrls: Record<ProviderName, string> = {
   ollama: "http://127.0.0.1:11434/v1",
 };
 
+/**
+ * Each provider package, imported at its first use and kept. A model is built for every request
+ * (its fetch carries that request's timers), and importing a module again, loaded or not, still
+ * goes through the module loader each time.
+ */
+const openaiPackage = importedOnce(() => import("@ai-sdk/openai"));
+const anthropicPackage = importedOnce(() => import("@ai-sdk/anthropic"));
+const googlePackage = importedOnce(() => import("@ai-sdk/google"));
+const deepseekPackage = importedOnce(() => import("@ai-sdk/deepseek"));
+const compatiblePackage = importedOnce(() => import("@ai-sdk/openai-compatible"));
+
+function importedOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load();
+    return loading;
+  };
+}
+
 export interface ProviderConnection {
   /** Overrides the provider's default base URL (for OpenAI-compatible servers it ends in `/v1`). */
   baseUrl?: string;
@@ -37,20 +56,20 @@ export async function createLanguageModel(
   const { baseURL, apiKey, fetch } = sdkOptions(id, connection);
   switch (id.provider) {
     case "openai": {
-      const { createOpenAI } = await import("@ai-sdk/openai");
+      const { createOpenAI } = await openaiPackage();
       // Chat completions rather than the Responses API: it is what OpenAI-style servers share.
       return createOpenAI({ baseURL, apiKey, fetch }).chat(id.model);
     }
     case "anthropic": {
-      const { createAnthropic } = await import("@ai-sdk/anthropic");
+      const { createAnthropic } = await anthropicPackage();
       return createAnthropic({ baseURL, apiKey, fetch })(id.model);
     }
     case "google": {
-      const { createGoogleGenerativeAI } = await import("@ai-sdk/google");
+      const { createGoogleGenerativeAI } = await googlePackage();
       return createGoogleGenerativeAI({ baseURL, apiKey, fetch })(id.model);
     }
     case "deepseek": {
-      const { createDeepSeek } = await import("@ai-sdk/deepseek");
+      const { createDeepSeek } = await deepseekPackage();
       return createDeepSeek({ baseURL, apiKey, fetch })(id.model);
     }
     case "openai-compatible":
@@ -73,7 +92,7 @@ export async function createEmbeddingModel(
   const { baseURL, apiKey, fetch } = sdkOptions(id, connection);
   switch (id.provider) {
     case "google": {
-      const { createGoogleGenerativeAI } = await import("@ai-sdk/google");
+      const { createGoogleGenerativeAI } = await googlePackage();
       return createGoogleGenerativeAI({ baseURL, apiKey, fetch }).embedding(id.model);
     }
     case "openai-compatible":
@@ -81,7 +100,7 @@ export async function createEmbeddingModel(
       return (await compatibleProvider(id, connection)).embeddingModel(id.model);
     }
     default: {
-      const { createOpenAI } = await import("@ai-sdk/openai");
+      const { createOpenAI } = await openaiPackage();
       return createOpenAI({ baseURL, apiKey, fetch }).embedding(id.model);
     }
   }
@@ -89,7 +108,7 @@ export async function createEmbeddingModel(
 
 /** An OpenAI-compatible server (LM Studio, vLLM, Ollama…): the key stays absent when none is set. */
 async function compatibleProvider(id: ParsedModelId, connection: ProviderConnection) {
-  const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+  const { createOpenAICompatible } = await compatiblePackage();
   return createOpenAICompatible({
     name: id.provider,
     baseURL: sdkOptions(id, connection).baseURL,

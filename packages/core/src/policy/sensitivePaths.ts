@@ -209,14 +209,16 @@ const maxSymlinkHops = 40;
  * `realpath` of the longest existing prefix with the missing rest appended, following dangling
  * symlinks by hand (a write through one lands at its target). Synchronous because rules and
  * sensitive paths are judged in one pass while the policy decides; on any error the path is
- * returned as it is, which the path guard refuses on its own.
+ * returned as it is, which the path guard refuses on its own. The system's realpath(3)
+ * (`.native`), as the path guard uses: one call where the JavaScript one stats every segment,
+ * and it resolves a link's `..` the way the kernel will when the file is opened.
  */
 export function realPathOfExistingPrefix(absolute: string): string {
   let existing = path.resolve(absolute);
   const missing: string[] = [];
   for (let hops = 0; hops <= maxSymlinkHops; ) {
     try {
-      return path.join(realpathSync(existing), ...missing);
+      return path.join(realpathSync.native(existing), ...missing);
     } catch {
       const target = danglingTarget(existing);
       if (target !== undefined) {

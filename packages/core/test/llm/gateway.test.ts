@@ -1,4 +1,6 @@
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { errorInfo, LatheError, type Message } from "@lathe/protocol";
@@ -195,6 +197,41 @@ describe("streaming through each provider", () => {
     const client = await clientFor([{ tool_calls: [{ name: "read_file", raw_arguments: "{not json" }] }]);
     const { events } = await run(client);
     expect(ofType(events, "tool_call").map((c) => c.rawArguments)).toEqual(["{not json"]);
+  });
+
+  it("follows a redirect to where the API moved, sending the same request there", async () => {
+    server = await startFakeLlm({ script: { turns: [{ text: "Answered after the move." }] } });
+    const target = server.url;
+    const mover = createServer((req, res) => {
+      res.writeHead(307, { location: `${target}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => mover.listen(0, "127.0.0.1", resolve));
+    try {
+      const made = createModelClient({
+        modelId: "openai:gpt-4.1",
+        baseUrl: `http://127.0.0.1:${(mover.address() as AddressInfo).port}/v1`,
+        apiKey: "test-key",
+        env: {},
+        latheHome,
+        retry: quickRetry,
+      });
+      if (!made.ok) throw new Error(made.error.message);
+      const { events, error } = await run(made.client);
+      expect(error).toBeUndefined();
+      expect(joined(events, "text_delta")).toBe("Answered after the move.");
+      expect(server.requests.map((r) => [r.method, r.path])).toEqual([["POST", "/v1/chat/completions"]]);
+      expect(server.requests[0]!.body).toMatchObject({
+        model: "gpt-4.1",
+        messages: [
+          { role: "system", content: "You are a test." },
+          { role: "user", content: "hi" },
+        ],
+      });
+    } finally {
+      mover.closeAllConnections();
+      await new Promise((resolve) => mover.close(resolve));
+    }
   });
 
   it("sends the key, the system prompt and the tools in the provider's own format", async () => {

@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import path from "node:path";
 import type { RuleCatalog } from "../../tools/toolServices.js";
 import { globMatcher } from "./globMatcher.js";
@@ -61,7 +61,7 @@ export class RuleBook implements RuleCatalog {
   async touch(paths: Iterable<string>): Promise<ProjectRule[]> {
     const found: ProjectRule[] = [];
     for (const input of paths) {
-      const directory = await this.directoryOf(input);
+      const directory = this.directoryOf(input);
       if (directory === undefined) continue;
       for (const candidate of directoryChain(directory)) {
         // Marked before the read, so concurrent touches look at each directory only once.
@@ -83,7 +83,11 @@ export class RuleBook implements RuleCatalog {
    * mentioned rules; within the rules budget.
    */
   render(filesInContext: Iterable<string>): RenderedRules {
-    const inContext = [...filesInContext].flatMap((file) => toRulePath(this.realRoot, file) ?? []);
+    // Only auto-attached rules look at the files, and most projects have none: render runs for every request.
+    const inContext =
+      this.matchers.size === 0
+        ? []
+        : [...filesInContext].flatMap((file) => toRulePath(this.realRoot, file) ?? []);
     const chosen = new Map<string, RuleEntry>();
     const add = (rule: ProjectRule | undefined) => {
       if (rule !== undefined && !chosen.has(rule.name)) chosen.set(rule.name, entryOf(rule));
@@ -148,17 +152,26 @@ export class RuleBook implements RuleCatalog {
     );
   }
 
-  /** The directory a touched path stands for: itself when it is one, else the one holding it. */
-  private async directoryOf(input: string): Promise<string | undefined> {
+  /**
+   * The directory a touched path stands for: itself when it is one, else the one holding it.
+   * Asked synchronously: it runs after every call that names a path, and one stat takes
+   * microseconds where an asynchronous one waits for a thread-pool round trip.
+   */
+  private directoryOf(input: string): string | undefined {
     const relative = toRulePath(this.realRoot, input);
     if (relative === undefined) return undefined;
-    const isDirectory = await stat(path.join(this.realRoot, relative)).then(
-      (stats) => stats.isDirectory(),
-      () => false,
-    );
-    if (isDirectory) return relative;
+    if (isDirectory(path.join(this.realRoot, relative))) return relative;
     const parent = path.posix.dirname(relative);
     return parent === "." ? "" : parent;
+  }
+}
+
+/** Anything that cannot be stat'ed (missing, a file on the way, no permission) is not a directory. */
+function isDirectory(absolute: string): boolean {
+  try {
+    return statSync(absolute).isDirectory();
+  } catch {
+    return false;
   }
 }
 
