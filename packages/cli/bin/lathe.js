@@ -3,7 +3,7 @@
 // older (machines that ship Node 20), it re-runs itself with the Node 24 that the setup script
 // installed under the repository's .tools/node, passing arguments, stdio, signals and exit code.
 import { spawn } from "node:child_process";
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import module from "node:module";
 import { constants } from "node:os";
 import { dirname, join } from "node:path";
@@ -18,7 +18,24 @@ const heapFlags = ["--max-semi-space-size=8"];
 const here = dirname(realpathSync(fileURLToPath(import.meta.url)));
 const major = Number(process.versions.node.split(".")[0]);
 
+// The start-up snapshot (scripts/build-snapshot.mjs), used when the build made it for the Node
+// that is to run Lathe, as bin/lathe does (see there).
+const blob = join(here, "..", "dist", "lathe.blob");
+
 if (major >= 22) {
+  // This process becomes Node started from the snapshot: the same pid and stdio.
+  if (snapshotMadeFor(blob, process.execPath) && typeof process.execve === "function") {
+    const flags = process.execArgv.some((flag) => flag.startsWith("--max-semi-space-size")) ? [] : heapFlags;
+    process.execve(process.execPath, [
+      process.execPath,
+      ...process.execArgv,
+      ...flags,
+      "--snapshot-blob",
+      blob,
+      "--",
+      ...process.argv.slice(2),
+    ]);
+  }
   // Compiled code is cached on disk between runs: start-up is mostly compiling modules.
   module.enableCompileCache?.();
   await import(join(here, "..", "dist", "main.js"));
@@ -35,12 +52,17 @@ if (major >= 22) {
     );
     process.exit(1);
   }
-  // The child runs this file again, so it takes the branch above: the compile cache is on for
-  // the launcher path too, without a NODE_COMPILE_CACHE that every program Lathe starts would inherit.
+  // The child starts from the snapshot when the build made one for that Node; otherwise it runs
+  // this file again and takes the branch above, so the compile cache is on for this path too,
+  // without a NODE_COMPILE_CACHE that every program Lathe starts would inherit. (Not this file
+  // then an execve: that would close the pipe below.)
   // Signals are forwarded below, but a SIGKILL of this launcher cannot be: the engine would go on
   // editing the project, orphaned. So it gets one end of a pipe as fd 3 and stops when that end
   // closes, which the kernel does when this process dies, however it dies (src/launcherWatch.ts).
-  const child = spawn(node, [...heapFlags, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+  const start = snapshotMadeFor(blob, node)
+    ? ["--snapshot-blob", blob, "--"]
+    : [fileURLToPath(import.meta.url)];
+  const child = spawn(node, [...heapFlags, ...start, ...process.argv.slice(2)], {
     stdio: ["inherit", "inherit", "inherit", "pipe"],
     env: { ...process.env, LATHE_PARENT_FD: "3" },
   });
@@ -51,4 +73,16 @@ if (major >= 22) {
   child.on("exit", (code, signal) => {
     process.exit(signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1));
   });
+}
+
+/** Whether `blob` exists and was built by this very Node binary (its path, size and mtime). */
+function snapshotMadeFor(blob, node) {
+  try {
+    const madeFor = readFileSync(`${blob}.node`, "utf8").trim();
+    const binary = realpathSync(node);
+    const { size, mtime } = statSync(binary);
+    return existsSync(blob) && madeFor === `${binary} ${size} ${Math.floor(mtime.getTime() / 1000)}`;
+  } catch {
+    return false;
+  }
 }

@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { pino } from "pino";
 import { redactDeep } from "../secrets/secretRedactor.js";
@@ -50,6 +51,8 @@ export function createLogger(settings: LoggerSettings): Logger {
   const log = pino(
     {
       level: settings.level ?? "info",
+      // pino reads these when it loads; the start-up snapshot loads it once, at build time.
+      base: { pid: process.pid, hostname: hostname() },
       // Errors are objects redactDeep leaves whole; these turn them into type, message and stack.
       serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
     },

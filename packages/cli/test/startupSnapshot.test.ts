@@ -1,0 +1,77 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type FakeLlm, fakeKeys, startFakeLlm } from "@lathe/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { headlessArgs, makeWorkspace } from "./latheProcess.js";
+
+const bin = fileURLToPath(new URL("../bin/", import.meta.url));
+const blob = fileURLToPath(new URL("../dist/lathe.blob", import.meta.url));
+
+let server: FakeLlm | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/**
+ * `lathe -p` started as `program args…` against a model that holds its answer for a moment: the
+ * command line of the process while it waits, its pid, and how it ended.
+ */
+async function runHeld(program: string, programArgs: string[]) {
+  server = await startFakeLlm({ script: { turns: [{ hang_ms: 1500, text: "Held, then answered." }] } });
+  const ws = await makeWorkspace({ "README.md": "# A project\n" });
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/_API_KEY$/.test(key) && key !== "LATHE_MODEL") env[key] = value;
+  }
+  Object.assign(env, { LATHE_HOME: ws.home, HOME: ws.home, OPENAI_API_KEY: fakeKeys.openai });
+  const args = headlessArgs("hello", { root: ws.root, serverUrl: server.url, format: "text" });
+  const child = spawn(program, [...programArgs, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.resume();
+  const model = server;
+  const deadline = Date.now() + 15_000;
+  while (model.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const cmdline = readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { ws, pid: child.pid!, cmdline, code, stdout };
+}
+
+describe.skipIf(!existsSync(blob))("the start-up snapshot", () => {
+  it("runs `node bin/lathe.js` from the snapshot, in the same process, with the arguments after --", async () => {
+    const run = await runHeld(process.execPath, [join(bin, "lathe.js")]);
+    const dashes = run.cmdline.indexOf("--");
+    expect(run.cmdline.slice(1, dashes)).toEqual(["--max-semi-space-size=8", "--snapshot-blob", blob]);
+    expect(run.cmdline.slice(dashes + 1, dashes + 3)).toEqual(["-p", "hello"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Held, then answered.\n");
+    // What pino read when it loaded came from the machine that built the snapshot: the log names
+    // the process that wrote it.
+    const lines = readFileSync(join(run.ws.home, "logs", "lathe.log"), "utf8")
+      .trim()
+      .split("\n");
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      const entry = JSON.parse(line) as { pid: number; hostname: string };
+      expect([entry.pid, entry.hostname]).toEqual([run.pid, hostname()]);
+    }
+  });
+
+  it("runs the installed `bin/lathe` from the snapshot made for the Node it picks", async () => {
+    const run = await runHeld(join(bin, "lathe"), []);
+    const dashes = run.cmdline.indexOf("--");
+    expect(run.cmdline.slice(1, dashes)).toEqual([
+      "--max-semi-space-size=8",
+      "--snapshot-blob",
+      `${bin}../dist/lathe.blob`,
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Held, then answered.\n");
+  });
+});

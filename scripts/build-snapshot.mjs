@@ -1,0 +1,127 @@
+// Builds `lathe`'s start-up snapshot: the whole command bundled into one script, which Node runs
+// once here (`--build-snapshot`) and saves as a heap image, dist/lathe.blob. bin/lathe starts
+// Node from that image instead of loading, compiling and evaluating a few hundred modules and
+// building every zod schema on each start. The image fits only the Node binary that made it:
+// dist/lathe.blob.node names that binary (path, size, modification time), and bin/lathe uses the
+// image only when it is about to run that very binary.
+import { execFileSync } from "node:child_process";
+import { readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { isBuiltin } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "rolldown";
+import { parseAst } from "rolldown/parseAst";
+
+const dist = fileURLToPath(new URL("../packages/cli/dist/", import.meta.url));
+const script = join(dist, "lathe.snapshot.cjs");
+const blob = join(dist, "lathe.blob");
+const stamp = join(dist, "lathe.blob.node");
+const prelude = readFileSync(fileURLToPath(new URL("./snapshot-prelude.cjs", import.meta.url)), "utf8");
+
+// Each module keeps its own location: prompt texts, package.json files, grammars and wasm are
+// found beside the module that names them, as they are when the modules load one by one.
+const ownLocation = {
+  name: "own-location",
+  transform(code, id) {
+    if (!id.startsWith("/")) return null;
+    let out = code;
+    if (out.includes("import.meta")) {
+      out = out
+        .replaceAll("import.meta.url", JSON.stringify(pathToFileURL(id).href))
+        .replaceAll("import.meta.dirname", JSON.stringify(join(id, "..")))
+        .replaceAll("import.meta.filename", JSON.stringify(id));
+    }
+    if (!/\.(m?ts|mjs)$/.test(id) && /\b__dirname\b|\b__filename\b/.test(out)) {
+      out = out
+        .replace(/\b__dirname\b/g, JSON.stringify(join(id, "..")))
+        .replace(/\b__filename\b/g, JSON.stringify(id));
+    }
+    return out === code ? null : { code: out };
+  },
+};
+
+// A snapshot holds no dynamic import() callback. Dynamic imports the bundle resolves itself are
+// inlined; the others (built-in modules, playwright-core, computed file URLs) load through the
+// prelude's import at run time.
+const external = ["playwright-core"];
+const runtimeImports = {
+  name: "runtime-imports",
+  transform(code, id) {
+    if (!code.includes("import(")) return null;
+    const edits = [];
+    walk(parseAst(code, { lang: /\.ts$/.test(id) ? "ts" : "js" }), (node) => {
+      if (node.type !== "ImportExpression") return;
+      const source = node.source;
+      const literal =
+        source.type === "Literal" && typeof source.value === "string" ? source.value : undefined;
+      if (literal !== undefined && !isBuiltin(literal) && !external.includes(literal)) return;
+      if (code.slice(node.start, node.start + 6) !== "import")
+        throw new Error(`${id}: cannot place import() at ${node.start}`);
+      edits.push(node.start);
+    });
+    if (edits.length === 0) return null;
+    let out = code;
+    for (const start of edits.sort((a, b) => b - a))
+      out = `${out.slice(0, start)}__snapshotLoading.import${out.slice(start + 6)}`;
+    return { code: out };
+  },
+};
+
+function walk(node, visit) {
+  if (node === null || typeof node !== "object") return;
+  if (Array.isArray(node)) {
+    for (const child of node) walk(child, visit);
+    return;
+  }
+  if (typeof node.type === "string") visit(node);
+  for (const [key, value] of Object.entries(node)) if (key !== "parent") walk(value, visit);
+}
+
+// node:http's parser pool, node:tls and node:sqlite hold native handles a snapshot cannot keep:
+// the bundle gets stand-ins that load them on first use. Their keys are this Node's, the one
+// that builds the snapshot and later starts from it.
+const deferredBuiltins = ["http", "https", "sqlite", "tls"];
+const snapshotLoading = {
+  name: "snapshot-loading",
+  renderChunk(code) {
+    let out = code
+      .replaceAll('require("node:module")', "__snapshotLoading.moduleStandIn")
+      .replaceAll('require("module")', "__snapshotLoading.moduleStandIn");
+    for (const name of deferredBuiltins) {
+      const keys = JSON.stringify(Object.keys(process.getBuiltinModule(`node:${name}`)));
+      const standIn = `__snapshotLoading.deferredBuiltin("node:${name}", ${keys})`;
+      out = out.replaceAll(`require("node:${name}")`, standIn).replaceAll(`require("${name}")`, standIn);
+    }
+    // The packages the bundled ones load themselves at run time (optional ones: ws's bufferutil).
+    out = out.replace(/(?<![.\w$`"'])require\((?!"node:)/g, "__snapshotLoading.require(");
+    return `${prelude}${out}`;
+  },
+};
+
+rmSync(script, { force: true });
+rmSync(blob, { force: true });
+rmSync(stamp, { force: true });
+await build({
+  input: join(dist, "snapshotEntry.js"),
+  platform: "node",
+  external,
+  plugins: [ownLocation, runtimeImports, snapshotLoading],
+  output: {
+    file: script,
+    format: "cjs",
+    codeSplitting: false,
+    // One-byte source (no character outside Latin-1) and less of it: the snapshot keeps it all.
+    charset: "ascii",
+    minify: true,
+    keepNames: true,
+    comments: { legal: false },
+  },
+  logLevel: "silent",
+});
+// --no-warnings: Node warns about each built-in module whose snapshot support it has not verified.
+execFileSync(process.execPath, ["--no-warnings", "--snapshot-blob", blob, "--build-snapshot", script], {
+  stdio: "inherit",
+});
+const node = realpathSync(process.execPath);
+const { size, mtime } = statSync(node);
+writeFileSync(stamp, `${node} ${size} ${Math.floor(mtime.getTime() / 1000)}\n`);
