@@ -77,6 +77,20 @@ function walk(node, visit) {
   for (const [key, value] of Object.entries(node)) if (key !== "parent") walk(value, visit);
 }
 
+// The AI SDK's provider utilities build a Headers for every request, and the first touch of the
+// global Headers loads all of Node's fetch (undici, node:http2…): tens of milliseconds at every
+// start. Model requests go out over node:http (core's llm/transport), so in the snapshot these
+// utilities get core's plain Headers under the same name.
+const plainHeaders = {
+  name: "plain-headers",
+  transform(code, id) {
+    if (!id.endsWith("/node_modules/@ai-sdk/provider-utils/dist/index.mjs")) return null;
+    if (!code.includes("new Headers("))
+      throw new Error(`${id} no longer builds a Headers: check this transform`);
+    return { code: `import { PlainHeaders as Headers } from "@lathe/core";\n${code}` };
+  },
+};
+
 // node:http's parser pool, node:tls and node:sqlite hold native handles a snapshot cannot keep:
 // the bundle gets stand-ins that load them on first use. Their keys are this Node's, the one
 // that builds the snapshot and later starts from it.
@@ -105,7 +119,7 @@ await build({
   input: join(dist, "snapshotEntry.js"),
   platform: "node",
   external,
-  plugins: [ownLocation, runtimeImports, snapshotLoading],
+  plugins: [ownLocation, runtimeImports, plainHeaders, snapshotLoading],
   output: {
     file: script,
     format: "cjs",

@@ -1,4 +1,6 @@
+import { parseArgs } from "node:util";
 import { startupSnapshot } from "node:v8";
+import { loadProviderPackages } from "@lathe/core";
 import { runLatheCli } from "./latheCli.js";
 
 // The entry of the start-up snapshot (scripts/build-snapshot.mjs): loading this module is what
@@ -8,3 +10,20 @@ import { runLatheCli } from "./latheCli.js";
 startupSnapshot.setDeserializeMainFunction(() => {
   void runLatheCli(process.argv.slice(1));
 });
+
+// Loaded now rather than on a user's first request: the provider packages (the builder finishes
+// pending work before it takes the heap), and Node's own modules behind web crypto, web streams
+// and parseArgs, which it would otherwise compile at every start. Nothing here makes a value a run
+// must not share with another (no random bytes, no time, no environment).
+void loadProviderPackages();
+const nodeModulesOfTheFirstRequest = [
+  ReadableStream,
+  WritableStream,
+  TransformStream,
+  TextDecoderStream,
+  parseArgs,
+];
+if (nodeModulesOfTheFirstRequest.some((loaded) => typeof loaded !== "function"))
+  throw new Error("Node lacks web streams");
+// Web crypto's argument checks load at the first call; the bytes drawn here are thrown away.
+globalThis.crypto.getRandomValues(new Uint8Array(1));

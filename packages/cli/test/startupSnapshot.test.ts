@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type FakeLlm, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { headlessArgs, makeWorkspace } from "./latheProcess.js";
+import { headlessArgs, makeWorkspace, runLathe } from "./latheProcess.js";
 
 const bin = fileURLToPath(new URL("../bin/", import.meta.url));
 const blob = fileURLToPath(new URL("../dist/lathe.blob", import.meta.url));
@@ -61,6 +61,24 @@ describe.skipIf(!existsSync(blob))("the start-up snapshot", () => {
       const entry = JSON.parse(line) as { pid: number; hostname: string };
       expect([entry.pid, entry.hostname]).toEqual([run.pid, hostname()]);
     }
+  });
+
+  it("draws new ids in every process: the snapshot holds no random state", async () => {
+    server = await startFakeLlm({ script: { turns: [{ text: "one" }, { text: "two" }] } });
+    const ids: string[] = [];
+    for (const _ of [1, 2]) {
+      const ws = await makeWorkspace({ "README.md": "# A project\n" });
+      const run = await runLathe(headlessArgs("hello", { root: ws.root, serverUrl: server.url }), {
+        home: ws.home,
+        env: { OPENAI_API_KEY: fakeKeys.openai },
+      });
+      expect(run.code, run.stderr).toBe(0);
+      ids.push((JSON.parse(run.stdout) as { session_id: string }).session_id);
+    }
+    // A UUIDv7 ends in random bits: equal ends would mean random state taken along from the build.
+    const randomEnds = ids.map((id) => id.slice(-12));
+    expect(randomEnds[0]).toMatch(/^[0-9a-f]{12}$/);
+    expect(randomEnds[1]).not.toBe(randomEnds[0]);
   });
 
   it("runs the installed `bin/lathe` from the snapshot made for the Node it picks", async () => {

@@ -4,7 +4,6 @@ import { LatheError, type LatheErrorInfo, type Usage } from "@lathe/protocol";
 import { AbortRace } from "../cancellation/abortRace.js";
 import { catalogWith, costOf, type ModelCatalog, type ModelInfo, shippedCatalog } from "./catalog.js";
 import { type KeySource, resolveApiKey } from "./credentials.js";
-import { fetchWithoutRedirectCopy } from "./fetchWithoutRedirectCopy.js";
 import { type ParsedModelId, type ProviderName, parseModelId } from "./modelId.js";
 import type { ModelClient, ModelRequest, ModelStreamEvent } from "./modelStream.js";
 import { toProviderPrompt, toProviderTools } from "./promptConversion.js";
@@ -21,6 +20,8 @@ import {
   StreamErrorPart,
   timeoutFailure,
 } from "./retryPolicy.js";
+import { nodeHttpFetch } from "./transport/nodeHttpFetch.js";
+import { PlainResponse } from "./transport/plainResponse.js";
 
 export interface RetryNotice {
   /** The model whose attempt failed. */
@@ -316,7 +317,7 @@ class ResponseWatch {
   }
 
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const response = await fetchWithoutRedirectCopy(input, init);
+    const response = await nodeHttpFetch(input, init);
     this.sawBytes();
     if (!response.body) return response;
     const source = response.body.getReader();
@@ -338,11 +339,14 @@ class ResponseWatch {
       },
       cancel: (reason) => source.cancel(reason),
     });
-    return new Response(body, {
+    // Not Node's Response, whose first use loads undici (see transport/plainHeaders.ts).
+    const watched = new PlainResponse(body, {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
+      url: response.url,
     });
+    return watched as unknown as Response;
   };
 
   private sawBytes(): void {

@@ -46,7 +46,12 @@ export {
 } from "./modelId.js";
 export type { ModelClient, ModelRequest, ModelStreamEvent, ToolSpec } from "./modelStream.js";
 export { type PromptOptions, toProviderPrompt, toProviderTools } from "./promptConversion.js";
-export { createLanguageModel, defaultBaseUrls, type ProviderConnection } from "./providers.js";
+export {
+  createLanguageModel,
+  defaultBaseUrls,
+  loadProviderPackages,
+  type ProviderConnection,
+} from "./providers.js";
 export {
   classifyFailure,
   decideRetry,
@@ -58,3 +63,4 @@ export {
   retryAfterMs,
   retrySettingsWith,
 } from "./retryPolicy.js";
+export { PlainHeaders } from "./transport/plainHeaders.js";

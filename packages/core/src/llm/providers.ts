@@ -28,6 +28,20 @@ const googlePackage = importedOnce(() => import("@ai-sdk/google"));
 const deepseekPackage = importedOnce(() => import("@ai-sdk/deepseek"));
 const compatiblePackage = importedOnce(() => import("@ai-sdk/openai-compatible"));
 
+/**
+ * Loads every provider package now. The CLI's start-up snapshot calls this while it is built, so
+ * the packages (and the response schemas they build as they load) are in the snapshot's heap.
+ */
+export async function loadProviderPackages(): Promise<void> {
+  await Promise.all([
+    openaiPackage(),
+    anthropicPackage(),
+    googlePackage(),
+    deepseekPackage(),
+    compatiblePackage(),
+  ]);
+}
+
 function importedOnce<T>(load: () => Promise<T>): () => Promise<T> {
   let loading: Promise<T> | undefined;
   return () => {
