@@ -2,7 +2,7 @@
 // once here (`--build-snapshot`) and saves as a heap image, dist/lathe.blob. bin/lathe starts
 // Node from that image instead of loading, compiling and evaluating a few hundred modules and
 // building every zod schema on each start. The image fits only the Node binary that made it:
-// dist/lathe.blob.node names that binary (path, size, modification time), and bin/lathe uses the
+// dist/lathe.blob.node names that binary (size, modification time, path), and bin/lathe uses the
 // image only when it is about to run that very binary.
 import { execFileSync } from "node:child_process";
 import { readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -138,4 +138,4 @@ execFileSync(process.execPath, ["--no-warnings", "--snapshot-blob", blob, "--bui
 });
 const node = realpathSync(process.execPath);
 const { size, mtime } = statSync(node);
-writeFileSync(stamp, `${node} ${size} ${Math.floor(mtime.getTime() / 1000)}\n`);
+writeFileSync(stamp, `${size} ${Math.floor(mtime.getTime() / 1000)} ${node}\n`);

@@ -75,13 +75,13 @@ if (major >= 22) {
   });
 }
 
-/** Whether `blob` exists and was built by this very Node binary (its path, size and mtime). */
+/** Whether `blob` exists and was built by this very Node binary (its size, mtime and path). */
 function snapshotMadeFor(blob, node) {
   try {
     const madeFor = readFileSync(`${blob}.node`, "utf8").trim();
     const binary = realpathSync(node);
     const { size, mtime } = statSync(binary);
-    return existsSync(blob) && madeFor === `${binary} ${size} ${Math.floor(mtime.getTime() / 1000)}`;
+    return existsSync(blob) && madeFor === `${size} ${Math.floor(mtime.getTime() / 1000)} ${binary}`;
   } catch {
     return false;
   }

@@ -42,8 +42,14 @@ function precomputedSchemas(): Record<string, Record<string, unknown>> {
 
 function sameFields(built: Record<string, unknown>, schema: z.ZodType): boolean {
   const properties = built.properties;
-  if (!(schema instanceof z.ZodObject) || typeof properties !== "object" || properties === null) return false;
-  const fields = Object.keys(schema.shape);
+  const fields = fieldsOf(schema);
+  if (fields === undefined || typeof properties !== "object" || properties === null) return false;
   const builtFields = Object.keys(properties);
   return fields.length === builtFields.length && fields.every((field, index) => builtFields[index] === field);
+}
+
+/** The fields the model sends: an object's, or those of the object a pipe starts from (browser_use). */
+function fieldsOf(schema: z.ZodType): string[] | undefined {
+  if (schema instanceof z.ZodPipe) return fieldsOf(schema.in as z.ZodType);
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : undefined;
 }

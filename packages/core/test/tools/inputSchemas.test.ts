@@ -30,4 +30,12 @@ describe("the tool schemas the build derives", () => {
       required: ["query"],
     });
   });
+
+  it("are used for a built-in whose schema is an object piped into rules (browser_use)", () => {
+    const fields = Object.keys(shipped.browser_use.properties);
+    const piped = z
+      .object(Object.fromEntries(fields.map((field) => [field, z.string().describe("new")])))
+      .pipe(z.any());
+    expect(schemas.inputSchemaFor("browser_use", piped)).toEqual(shipped.browser_use);
+  });
 });
