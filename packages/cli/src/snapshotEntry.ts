@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { startupSnapshot } from "node:v8";
 import { loadProviderPackages } from "@lathe/core";
+import { discardRandomPool } from "@lathe/protocol";
 import { runLatheCli } from "./latheCli.js";
 
 // The entry of the start-up snapshot (scripts/build-snapshot.mjs): loading this module is what
@@ -27,3 +28,6 @@ if (nodeModulesOfTheFirstRequest.some((loaded) => typeof loaded !== "function"))
   throw new Error("Node lacks web streams");
 // Web crypto's argument checks load at the first call; the bytes drawn here are thrown away.
 globalThis.crypto.getRandomValues(new Uint8Array(1));
+
+// Whatever drew ids while the snapshot was built, no process started from it may reuse them.
+startupSnapshot.addSerializeCallback(discardRandomPool);

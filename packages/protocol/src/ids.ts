@@ -8,9 +8,32 @@ import { z } from "zod";
 let lastMs = 0;
 let sequence = 0;
 
+/**
+ * Random bytes drawn 4 KB at a time: a run makes several ids per round, and each draw goes
+ * through Web Crypto's argument checks and a system call.
+ */
+const randomPool = new Uint8Array(4096);
+let poolOffset = randomPool.length;
+
+/**
+ * Throws away the random bytes drawn so far. The CLI's start-up snapshot calls this as it is
+ * saved: every process started from it must draw its own, or two would make the same ids.
+ */
+export function discardRandomPool(): void {
+  randomPool.fill(0);
+  poolOffset = randomPool.length;
+}
+
+const hexOfByte = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
 export function newId(now: number = Date.now()): string {
-  // Web Crypto, not node:crypto: the protocol also runs in the browser (the web UI).
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  if (poolOffset === randomPool.length) {
+    // Web Crypto, not node:crypto: the protocol also runs in the browser (the web UI).
+    crypto.getRandomValues(randomPool);
+    poolOffset = 0;
+  }
+  const bytes = randomPool.slice(poolOffset, poolOffset + 16);
+  poolOffset += 16;
   let ms = now;
   if (ms <= lastMs) {
     ms = lastMs;
@@ -24,7 +47,8 @@ export function newId(now: number = Date.now()): string {
   bytes[6] = 0x70 | (sequence >> 8);
   bytes[7] = sequence & 0xff;
   bytes[8] = 0x80 | (bytes[8]! & 0x3f);
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  let hex = "";
+  for (const byte of bytes) hex += hexOfByte[byte];
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
