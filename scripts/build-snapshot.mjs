@@ -2,8 +2,8 @@
 // once here (`--build-snapshot`) and saves as a heap image, dist/lathe.blob. bin/lathe starts
 // Node from that image instead of loading, compiling and evaluating a few hundred modules and
 // building every zod schema on each start. The image fits only the Node binary that made it:
-// dist/lathe.blob.node names that binary (size, modification time, path), and bin/lathe uses the
-// image only when it is about to run that very binary.
+// dist/lathe.blob.node names that binary (size, modification time, path) and the folder the
+// command was built in, and bin/lathe uses the image only for that binary, from that folder.
 import { execFileSync } from "node:child_process";
 import { readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
@@ -138,4 +138,6 @@ execFileSync(process.execPath, ["--no-warnings", "--snapshot-blob", blob, "--bui
 });
 const node = realpathSync(process.execPath);
 const { size, mtime } = statSync(node);
-writeFileSync(stamp, `${size} ${Math.floor(mtime.getTime() / 1000)} ${node}\n`);
+// The second line is where the command lives: the bundle holds its modules' paths.
+const bin = realpathSync(fileURLToPath(new URL("../packages/cli/bin", import.meta.url)));
+writeFileSync(stamp, `${size} ${Math.floor(mtime.getTime() / 1000)} ${node}\n${bin}\n`);

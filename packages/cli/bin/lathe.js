@@ -75,13 +75,17 @@ if (major >= 22) {
   });
 }
 
-/** Whether `blob` exists and was built by this very Node binary (its size, mtime and path). */
+/** Whether `blob` exists and was built here, by this very Node binary (its size, mtime and path). */
 function snapshotMadeFor(blob, node) {
   try {
-    const madeFor = readFileSync(`${blob}.node`, "utf8").trim();
+    const [madeFor, madeIn] = readFileSync(`${blob}.node`, "utf8").split("\n");
     const binary = realpathSync(node);
     const { size, mtime } = statSync(binary);
-    return existsSync(blob) && madeFor === `${size} ${Math.floor(mtime.getTime() / 1000)} ${binary}`;
+    return (
+      existsSync(blob) &&
+      madeIn === here &&
+      madeFor === `${size} ${Math.floor(mtime.getTime() / 1000)} ${binary}`
+    );
   } catch {
     return false;
   }

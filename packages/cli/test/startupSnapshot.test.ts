@@ -1,6 +1,16 @@
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { execFileSync, spawn } from "node:child_process";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type FakeLlm, fakeKeys, startFakeLlm } from "@lathe/testkit";
@@ -91,5 +101,61 @@ describe.skipIf(!existsSync(blob))("the start-up snapshot", () => {
     ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Held, then answered.\n");
+  });
+});
+
+describe("bin/lathe's choice of start", () => {
+  /**
+   * bin/lathe copied into a temp folder with an empty snapshot beside it, started with a stand-in
+   * for Node (LATHE_NODE) that prints the arguments it was given, one per line.
+   */
+  function launcherIn(
+    stamp: (node: { size: number; mtime: number; path: string }, bin: string) => string | undefined,
+  ) {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "lathe-launcher-")));
+    mkdirSync(join(root, "bin"));
+    mkdirSync(join(root, "dist"));
+    copyFileSync(join(bin, "lathe"), join(root, "bin", "lathe"));
+    writeFileSync(join(root, "dist", "lathe.blob"), "");
+    const node = join(root, "node");
+    writeFileSync(node, "#!/bin/sh\nprintf '%s\\n' \"$@\"\n");
+    chmodSync(node, 0o755);
+    const { size, mtime } = statSync(node);
+    const line = stamp({ size, mtime: Math.floor(mtime.getTime() / 1000), path: node }, join(root, "bin"));
+    if (line !== undefined) writeFileSync(join(root, "dist", "lathe.blob.node"), line);
+    const args = execFileSync(join(root, "bin", "lathe"), ["-p", "two words"], {
+      env: { ...process.env, LATHE_NODE: node },
+      encoding: "utf8",
+    });
+    return { root, args: args.trimEnd().split("\n") };
+  }
+
+  it("starts from the snapshot made for that Node in that folder, Lathe's arguments after --", () => {
+    const { root, args } = launcherIn((node, bin) => `${node.size} ${node.mtime} ${node.path}\n${bin}\n`);
+    expect(args).toEqual([
+      "--max-semi-space-size=8",
+      "--snapshot-blob",
+      `${root}/bin/../dist/lathe.blob`,
+      "--",
+      "-p",
+      "two words",
+    ]);
+  });
+
+  it.each([
+    [
+      "another Node binary",
+      (node: { size: number; mtime: number; path: string }, bin: string) =>
+        `${node.size + 1} ${node.mtime} ${node.path}\n${bin}\n`,
+    ],
+    [
+      "another folder",
+      (node: { size: number; mtime: number; path: string }) =>
+        `${node.size} ${node.mtime} ${node.path}\n/elsewhere/bin\n`,
+    ],
+    ["no record of either", () => undefined],
+  ])("runs lathe.js instead when the snapshot was made for %s", (_, stamp) => {
+    const { root, args } = launcherIn(stamp);
+    expect(args).toEqual(["--max-semi-space-size=8", join(root, "bin", "lathe.js"), "-p", "two words"]);
   });
 });
