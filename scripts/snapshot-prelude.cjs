@@ -48,6 +48,31 @@ const __snapshotLoading = (() => {
         keys.includes(key) ? { configurable: true, enumerable: true, get: () => real()[key] } : undefined,
     });
   };
+  // The environment belongs to each run: a module of the bundle that reads it as it loads would
+  // carry the builder's into every process started from the snapshot. Such a read fails the
+  // build (Node's own modules read what they need of it, and refresh it when a process starts).
+  // Reviewed reads: thread-stream (pino's) picks its FinalizationRegistry by NODE_V8_COVERAGE,
+  // which only coverage runs set; tinyglobby's debug logging, off unless set for the build; the
+  // AI SDK's default OpenAI and Anthropic instances, made as their packages load and never used
+  // (Lathe makes its own per request, which read the base URLs then).
+  const reviewedReads = ["NODE_V8_COVERAGE", "TINYGLOBBY_DEBUG", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"];
+  if (building()) {
+    const env = process.env;
+    process.env = new Proxy(env, {
+      get(target, key) {
+        const caller = new Error().stack?.split("\n")[2] ?? "";
+        if (typeof key === "string" && caller.includes(__filename) && !reviewedReads.includes(key)) {
+          throw new Error(
+            `process.env.${key} was read while the start-up snapshot was built: read it when the command runs`,
+          );
+        }
+        return target[key];
+      },
+    });
+    builtinRequire("node:v8").startupSnapshot.addSerializeCallback(() => {
+      process.env = env;
+    });
+  }
   const runtimeRequire = lazyCreateRequire(__filename);
   // What `import(specifier)` gives, for the dynamic imports the bundle could not resolve itself
   // (a snapshot has no dynamic import callback): Node's require of an ES module gives its namespace.

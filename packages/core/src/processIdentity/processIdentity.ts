@@ -35,9 +35,12 @@ function procStat(pid: number): ProcStat | undefined {
 
 let self: ProcessIdentity | undefined;
 
-/** This process, read once. */
+/**
+ * This process, read once per process: a start-up snapshot carries module state from the process
+ * that built it into every process it starts, so the cache is checked against the pid.
+ */
 export function currentProcess(): ProcessIdentity {
-  self ??= { pid: process.pid, startTicks: procStat(process.pid)?.startTicks };
+  if (self?.pid !== process.pid) self = { pid: process.pid, startTicks: procStat(process.pid)?.startTicks };
   return self;
 }
 
