@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { readProcStat } from "@lathe/core";
 
 interface ProcessEntry {
   pid: number;
@@ -54,23 +55,12 @@ function processTable(): ProcessEntry[] {
   return process.platform === "linux" ? procTable() : psTable();
 }
 
-/**
- * `/proc/<pid>/stat`: the command name (field 2) may hold spaces and parentheses, so the fields
- * are counted from its closing parenthesis: ppid is field 4, pgrp field 5.
- */
 function procTable(): ProcessEntry[] {
   const entries: ProcessEntry[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
-    let text: string;
-    try {
-      text = readFileSync(`/proc/${name}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    const entry = { pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]) };
-    if (Number.isSafeInteger(entry.ppid) && Number.isSafeInteger(entry.pgid)) entries.push(entry);
+    const stat = readProcStat(Number(name));
+    if (stat !== undefined) entries.push({ pid: Number(name), ppid: stat.ppid, pgid: stat.pgid });
   }
   return entries;
 }

@@ -62,6 +62,7 @@ export type {
   SandboxSettings,
 } from "./policy/sandbox/sandboxTypes.js";
 export { isSensitivePath, type SensitivePathOptions, sensitivePathMatch } from "./policy/sensitivePaths.js";
+export { type ProcStat, readProcStat } from "./processIdentity/procStat.js";
 export { redactDeep, redactedMarker, secretRedactor } from "./secrets/index.js";
 export * from "./store/index.js";
 export { BrowserSessions, createBrowserUseTool } from "./tools/builtin/browserUse/browserUse.js";

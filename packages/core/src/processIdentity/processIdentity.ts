@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readProcStat } from "./procStat.js";
 
 /**
  * A process as a record of what it owns names it (a run, a checkpoint lock): its pid and, on Linux,
@@ -9,30 +9,6 @@ export interface ProcessIdentity {
   startTicks: number | undefined;
 }
 
-interface ProcStat {
-  state: string;
-  startTicks: number;
-}
-
-/**
- * `/proc/<pid>/stat`, or undefined where there is no /proc or the process is gone or hidden. The
- * command name (field 2) may hold spaces and parentheses, so the fields are counted from its
- * closing parenthesis: state is field 3, starttime field 22.
- */
-function procStat(pid: number): ProcStat | undefined {
-  if (process.platform !== "linux") return undefined;
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined;
-  }
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  const startTicks = Number(fields[19]);
-  if (fields[0] === undefined || !Number.isSafeInteger(startTicks)) return undefined;
-  return { state: fields[0], startTicks };
-}
-
 let self: ProcessIdentity | undefined;
 
 /**
@@ -40,7 +16,8 @@ let self: ProcessIdentity | undefined;
  * that built it into every process it starts, so the cache is checked against the pid.
  */
 export function currentProcess(): ProcessIdentity {
-  if (self?.pid !== process.pid) self = { pid: process.pid, startTicks: procStat(process.pid)?.startTicks };
+  if (self?.pid !== process.pid)
+    self = { pid: process.pid, startTicks: readProcStat(process.pid)?.startTicks };
   return self;
 }
 
@@ -55,7 +32,7 @@ export function processRunning(identity: ProcessIdentity): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
-  const stat = procStat(identity.pid);
+  const stat = readProcStat(identity.pid);
   if (stat === undefined) return true;
   if (stat.state === "Z") return false;
   return identity.startTicks === undefined || stat.startTicks === identity.startTicks;
