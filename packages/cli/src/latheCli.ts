@@ -7,7 +7,7 @@ import { runHeadless } from "./headlessRun.js";
 import { InteractiveChat } from "./interactiveChat.js";
 import { latheHomeFrom } from "./latheHome.js";
 import { watchLauncher } from "./launcherWatch.js";
-import { closableOutput } from "./output/closableOutput.js";
+import { type ClosableOutput, closableOutput } from "./output/closableOutput.js";
 import type { CommandIo } from "./subcommandArgs.js";
 import { loadUserSettings } from "./userSettings.js";
 import { keepWasmOnBaselineCompiler } from "./wasmTiering.js";
@@ -16,7 +16,7 @@ import { keepWasmOnBaselineCompiler } from "./wasmTiering.js";
 interface CliOutput {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  stdoutState: ReturnType<typeof closableOutput>;
+  stdoutState: ClosableOutput;
 }
 
 /** What a subcommand module gets: the same for all of them. */

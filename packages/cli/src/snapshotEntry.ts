@@ -17,6 +17,7 @@ startupSnapshot.setDeserializeMainFunction(() => {
 // and parseArgs, which it would otherwise compile at every start. Nothing here makes a value a run
 // must not share with another (no random bytes, no time, no environment).
 void loadProviderPackages();
+// Touching each global loads its module; the check keeps the minifier from dropping the touch.
 const nodeModulesOfTheFirstRequest = [
   ReadableStream,
   WritableStream,

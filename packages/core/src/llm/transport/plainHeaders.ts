@@ -50,11 +50,6 @@ export class PlainHeaders implements Iterable<[string, string]> {
     this.byName.delete(name.toLowerCase());
   }
 
-  getSetCookie(): string[] {
-    const cookies = this.byName.get("set-cookie");
-    return cookies === undefined ? [] : [cookies];
-  }
-
   forEach(callback: (value: string, name: string, headers: PlainHeaders) => void): void {
     for (const [name, value] of this.entries()) callback(value, name, this);
   }
