@@ -132,10 +132,20 @@ await build({
   },
   logLevel: "silent",
 });
+// Without the code cache of Node's own modules: Node reads all of it (6 MB) at every start, to
+// speed up the few of its modules a run loads that the snapshot does not already hold (node:http's).
+// Reading it costs more than compiling those. The config file is how Node takes that choice.
+const config = join(dist, "lathe.snapshot.json");
+writeFileSync(config, JSON.stringify({ builder: script, withoutCodeCache: true }));
 // --no-warnings: Node warns about each built-in module whose snapshot support it has not verified.
-execFileSync(process.execPath, ["--no-warnings", "--snapshot-blob", blob, "--build-snapshot", script], {
-  stdio: "inherit",
-});
+execFileSync(
+  process.execPath,
+  ["--no-warnings", "--snapshot-blob", blob, "--build-snapshot-config", config],
+  {
+    stdio: "inherit",
+  },
+);
+rmSync(config);
 const node = realpathSync(process.execPath);
 const { size, mtime } = statSync(node);
 // The second line is where the command lives: the bundle holds its modules' paths.

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { startupSnapshot } from "node:v8";
+import { setFlagsFromString, startupSnapshot } from "node:v8";
 import { loadProviderPackages } from "@lathe/core";
 import { discardRandomPool } from "@lathe/protocol";
 import { runLatheCli } from "./latheCli.js";
@@ -27,8 +27,23 @@ const nodeModulesOfTheFirstRequest = [
 ];
 if (nodeModulesOfTheFirstRequest.some((loaded) => typeof loaded !== "function"))
   throw new Error("Node lacks web streams");
+// The global performance loads node:perf_hooks at its first touch; Node resets its time origin
+// when a process starts from the snapshot, so performance.now() still counts from that start.
+if (typeof performance.timeOrigin !== "number") throw new Error("Node lacks performance");
 // Web crypto's argument checks load at the first call; the bytes drawn here are thrown away.
 globalThis.crypto.getRandomValues(new Uint8Array(1));
 
 // Whatever drew ids while the snapshot was built, no process started from it may reuse them.
 startupSnapshot.addSerializeCallback(discardRandomPool);
+
+// Most code that ran while the modules loaded (their top-level code, the building of schemas) will
+// not run again, yet its bytecode would be saved and read back at every start. V8 drops the
+// bytecode of functions that have not run for a few full collections, and compiles them again
+// from their source if they ever do run. Only V8's own intrinsic asks for a full collection from
+// inside the builder, so it is allowed just long enough to compile the call.
+startupSnapshot.addSerializeCallback(() => {
+  setFlagsFromString("--allow-natives-syntax");
+  const collectGarbage = new Function("%CollectGarbage(null)");
+  setFlagsFromString("--no-allow-natives-syntax");
+  for (let i = 0; i < 8; i++) collectGarbage();
+});

@@ -172,9 +172,17 @@ describe("lathe trace", () => {
       ],
       { "a.txt": "hello\n" },
     );
+    const before = Date.now();
     const run = await headless(ws, "read a.txt");
+    const after = Date.now();
     const id: string = JSON.parse(run.stdout).session_id;
     const spans = await json<SpanRecord[]>(ws, ["trace", id]);
+    // Times from the run's own clock, not from when the start-up snapshot was built.
+    for (const span of spans) {
+      expect(span.startMs).toBeGreaterThanOrEqual(before);
+      expect(span.endMs).toBeGreaterThanOrEqual(span.startMs);
+      expect(span.endMs).toBeLessThanOrEqual(after);
+    }
     const byId = new Map(spans.map((span) => [span.spanId, span]));
     const shape = spans.map((span) => {
       const parent = span.parentSpanId ? byId.get(span.parentSpanId)?.name : undefined;

@@ -42,6 +42,12 @@ describe("analyzeTaskComplexity", () => {
     expect(analyzeTaskComplexity("create a todo app").reasons).toEqual(['simple-request words: "create a"']);
   });
 
+  it("lists English and Chinese words in the order they come, whole English words only", () => {
+    expect(analyzeTaskComplexity("修复 the Bug, FIX 测试 and prefix fixture").reasons).toEqual([
+      'change words: "修复", "bug", "fix", "测试"',
+    ]);
+  });
+
   it("counts a long request as a sign of size", () => {
     const long = `Please look at the logging. ${"The output should keep every field we log today and stay readable. ".repeat(10)}`;
     const analysis = analyzeTaskComplexity(long);

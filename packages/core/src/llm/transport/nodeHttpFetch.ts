@@ -46,12 +46,19 @@ export function sendsOverNodeHttp(
   return !proxyVariables.some((name) => env[name] || env[name.toLowerCase()]);
 }
 
-let agents: { http: http.Agent; https: https.Agent } | undefined;
+const agents: { http?: http.Agent; https?: https.Agent } = {};
 
-/** Connections kept open between requests, as fetch keeps them. Made at first use, not at load. */
+/**
+ * Connections kept open between requests, as fetch keeps them. Each made at its first use, not at
+ * load: node:https brings node:tls, which a run against a local model (http) never needs.
+ */
 function agentFor(secure: boolean): http.Agent {
-  agents ??= { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
-  return secure ? agents.https : agents.http;
+  if (secure) {
+    agents.https ??= new https.Agent({ keepAlive: true });
+    return agents.https;
+  }
+  agents.http ??= new http.Agent({ keepAlive: true });
+  return agents.http;
 }
 
 function send(url: URL, init: RequestInit | undefined): Promise<PlainResponse> {
