@@ -57,6 +57,12 @@ describe("analyzeTaskComplexity", () => {
     expect(analyzeTaskComplexity(`Fix the logging. ${long}`).level).toBe("MODERATE");
   });
 
+  it("counts a CJK character as a token and a run of other letters as a word", () => {
+    // 40 Han, 40 katakana and 40 Hangul characters, and 10 words of Cyrillic and Latin script.
+    const mixed = `${"文字".repeat(20)}${"テスト".repeat(13)}テ${"한국어".repeat(13)}한 ${"слово word ".repeat(5)}`;
+    expect(analyzeTaskComplexity(mixed).reasons).toEqual(["long request (133 tokens)"]);
+  });
+
   it("gives a strategy hint per level", () => {
     expect(complexityHints.SIMPLE).toContain("act directly");
     expect(complexityHints.MODERATE).toContain("read the relevant files first");
