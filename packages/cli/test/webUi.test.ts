@@ -468,6 +468,37 @@ describe.skipIf(noBrowser)(
       expectNoPageErrors();
     });
 
+    it("shows a message sent during a run in the transcript once the run takes it", async () => {
+      const { page } = await start({
+        turns: [
+          { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "echo checked > check.txt" } }] },
+          { text: "Checked, and noted that you want it short." },
+        ],
+      });
+      await sendMessage(page, "Run the check");
+      const card = toolCard(page, "run_terminal_cmd");
+      await waitForCardState(card, "pending_approval");
+      await sendMessage(page, "Keep it short");
+      await page.getByTestId("queued").filter({ hasText: "Queued: Keep it short" }).waitFor();
+
+      await card.getByTestId("approve").click();
+      await page
+        .getByTestId("assistant-message")
+        .filter({ hasText: "Checked, and noted that you want it short." })
+        .waitFor();
+      await waitForRunState(page, "idle");
+      expect(await page.getByTestId("queued").count()).toBe(0);
+      expect(await userTexts(page)).toEqual(["Run the check", "Keep it short"]);
+      await screenshot(page, "m-queued-delivered");
+
+      await page.reload();
+      await page.getByTestId("app").waitFor();
+      await page.getByTestId("assistant-message").filter({ hasText: "noted that you want it short" }).waitFor();
+      expect(await userTexts(page)).toEqual(["Run the check", "Keep it short"]);
+      expect(await page.getByTestId("queued").count()).toBe(0);
+      expectNoPageErrors();
+    });
+
     it("reopens the same session after a reload mid-run, and the run goes on", async () => {
       const { page, root, sessionId } = await start({
         files: { "config.json": '{ "debug": false }\n' },

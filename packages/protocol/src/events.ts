@@ -135,6 +135,10 @@ export const eventSchema = z.discriminatedUnion("type", [
     toolCalls: z.number().int(),
   }),
   z.object({ type: z.literal("message_queued"), ...base, text: z.string() }),
+  /** A queued message joined the run in progress, after its tool round: the user's next message. */
+  z.object({ type: z.literal("message_delivered"), ...base, text: z.string(), messageId: z.string() }),
+  /** A queued message the run never took: the run was cancelled (a face may offer it again). */
+  z.object({ type: z.literal("message_dropped"), ...base, text: z.string() }),
   /** A snapshot of the project taken before a user message or a mutating tool call (SPEC §7). */
   z.object({
     type: z.literal("checkpoint"),

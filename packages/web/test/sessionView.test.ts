@@ -123,6 +123,29 @@ describe("the session view", () => {
     expect(view.status).toMatchObject({ state: "idle", lastReason: "cancelled" });
   });
 
+  it("shows a queued message in the transcript when it joins the run, and drops a stopped run's", () => {
+    seq = 0;
+    const view = applyEvents(emptyView("s1"), [
+      ev({ type: "run_start", mode: "agent", model: "m", prompt: "first" }),
+      ev({ type: "message_queued", text: "also this" }),
+      ev({ type: "message_queued", text: "and that" }),
+      ev({ type: "turn_end", iteration: 1, toolCalls: 1 }),
+      ev({ type: "message_delivered", text: "also this", messageId: "m2" }),
+    ]);
+    expect(view.queued).toEqual(["and that"]);
+    expect(view.items.at(-1)).toEqual({ kind: "user", key: "m2", text: "also this", messageId: "m2" });
+    const stopped = applyEvents(view, [
+      ev({ type: "run_complete", reason: "cancelled", iterations: 1, final: "", usage: {}, durationMs: 5 }),
+      ev({ type: "message_dropped", text: "and that" }),
+    ]);
+    expect(stopped.queued).toEqual([]);
+    expect(stopped.items.at(-1)).toMatchObject({
+      kind: "notice",
+      level: "info",
+      text: "Not sent, the run was stopped: and that",
+    });
+  });
+
   it("takes a queued message off the queue when its run starts, and follows todos and sub-agents", () => {
     seq = 0;
     const view = applyEvents(emptyView("s1"), [

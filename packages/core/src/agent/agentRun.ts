@@ -166,7 +166,10 @@ export class AgentRun {
   /** Before each turn: a cancel ends the run, queued messages join it, the iteration cap applies. */
   private beforeTurn(): RunEnding | undefined {
     if (this.signal.aborted) return finishWith("cancelled");
-    for (const text of this.host.takeQueued()) this.host.transcript.push("user", [{ type: "text", text }]);
+    for (const text of this.host.takeQueued()) {
+      const message = this.host.transcript.push("user", [{ type: "text", text }]);
+      this.progress.emit({ type: "message_delivered", text, messageId: message.id });
+    }
     return iterationLimit(this.progress, this.host.maxIterations);
   }
 

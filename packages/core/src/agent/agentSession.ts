@@ -280,7 +280,10 @@ export class AgentSession {
     this.active = undefined;
     for (const queued of this.delivered) queued.resolve(result);
     const dropped = result.status === "cancelled" ? this.queue.splice(0) : [];
-    for (const queued of dropped) queued.resolve(result);
+    for (const queued of dropped) {
+      emit({ type: "message_dropped", text: queued.text });
+      queued.resolve(result);
+    }
     const next = this.queue.shift();
     if (next) void this.run(next.text).then(next.resolve);
     return result;

@@ -25,8 +25,10 @@ export class Transcript {
     this.storage.write((store) => store.appendMessage(message));
   }
 
-  push(role: Message["role"], parts: Part[]): void {
-    this.append(this.newMessage(role, parts));
+  push(role: Message["role"], parts: Part[]): Message {
+    const message = this.newMessage(role, parts);
+    this.append(message);
+    return message;
   }
 
   /** A note to the model that goes with the conversation but is not the user's words. */

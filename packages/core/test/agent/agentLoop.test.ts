@@ -213,10 +213,48 @@ describe("the agent loop", () => {
     const queued = session.send("also: be brief");
     const [a, b] = await Promise.all([first, queued]);
     expect(a.runId).toBe(b.runId);
-    expect(events.some((e) => e.type === "message_queued")).toBe(true);
+    // Announced when queued, and again when it joins the run: after the tool round, before the turn.
+    const sequence = events
+      .filter((e) => ["message_queued", "tool_completed", "message_delivered", "turn_start"].includes(e.type))
+      .map((e) => e.type);
+    expect(sequence).toEqual(["turn_start", "message_queued", "tool_completed", "message_delivered", "turn_start"]);
+    const delivered = events.find((e) => e.type === "message_delivered");
+    const stored = session.messages.at(-2)!;
+    expect(delivered).toMatchObject({ text: "also: be brief", messageId: stored.id, runId: a.runId });
+    expect(stored.parts).toEqual([{ type: "text", text: "also: be brief" }]);
     const sent = (server!.requests[1]!.body as { messages: { role: string; content: unknown }[] }).messages;
     expect(sent.at(-1)).toMatchObject({ role: "user" });
     expect(JSON.stringify(sent.at(-1)!.content)).toContain("also: be brief");
+  });
+
+  it("drops the queued messages of a cancelled run, and says so", async () => {
+    const { session, events } = await sessionFor(
+      [{ tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "sleep 30" } }] }, { text: "next" }],
+      { approvalMode: "yolo" },
+    );
+    const executing = new Promise<void>((resolve) => {
+      const off = session.subscribe((event) => {
+        if (event.type === "tool_executing") {
+          off();
+          resolve();
+        }
+      });
+    });
+    const running = session.send("sleep");
+    await executing;
+    const queued = session.send("then this");
+    session.cancel();
+    const [result, queuedResult] = await Promise.all([running, queued]);
+    expect(result.status).toBe("cancelled");
+    expect(queuedResult.runId).toBe(result.runId);
+    const tail = events.filter((e) => ["message_queued", "run_complete", "message_dropped"].includes(e.type));
+    expect(tail.map((e) => [e.type, "text" in e ? e.text : undefined])).toEqual([
+      ["message_queued", "then this"],
+      ["run_complete", undefined],
+      ["message_dropped", "then this"],
+    ]);
+    expect(events.some((e) => e.type === "message_delivered")).toBe(false);
+    expect(session.messages.some((m) => JSON.stringify(m.parts).includes("then this"))).toBe(false);
   });
 
   it("cancel during a command kills its process group and keeps the history valid", async () => {

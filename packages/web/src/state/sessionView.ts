@@ -302,11 +302,16 @@ function finishStreaming(view: SessionView): void {
   }
 }
 
+/** The first queued message with this text leaves the queue: it was delivered or dropped. */
+function dequeue(view: SessionView, text: string): void {
+  const at = view.queued.indexOf(text);
+  if (at >= 0) view.queued = view.queued.filter((_, i) => i !== at);
+}
+
 function applyEvent(view: SessionView, event: LatheEvent): void {
   switch (event.type) {
     case "run_start": {
-      const queuedAt = view.queued.indexOf(event.prompt);
-      if (queuedAt >= 0) view.queued = view.queued.filter((_, i) => i !== queuedAt);
+      dequeue(view, event.prompt);
       view.items.push({ kind: "user", key: `run:${event.runId}`, text: event.prompt });
       view.status.mode = event.mode;
       view.status.model = event.model;
@@ -445,6 +450,19 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
       return;
     case "message_queued":
       view.queued = [...view.queued, event.text];
+      return;
+    case "message_delivered":
+      dequeue(view, event.text);
+      view.items.push({ kind: "user", key: event.messageId, text: event.text, messageId: event.messageId });
+      return;
+    case "message_dropped":
+      dequeue(view, event.text);
+      view.items.push({
+        kind: "notice",
+        key: `dropped:${event.seq}`,
+        level: "info",
+        text: `Not sent, the run was stopped: ${event.text}`,
+      });
       return;
     case "compaction":
       view.items.push({
