@@ -493,9 +493,42 @@ describe.skipIf(noBrowser)(
 
       await page.reload();
       await page.getByTestId("app").waitFor();
-      await page.getByTestId("assistant-message").filter({ hasText: "noted that you want it short" }).waitFor();
+      await page
+        .getByTestId("assistant-message")
+        .filter({ hasText: "noted that you want it short" })
+        .waitFor();
       expect(await userTexts(page)).toEqual(["Run the check", "Keep it short"]);
       expect(await page.getByTestId("queued").count()).toBe(0);
+      expectNoPageErrors();
+    });
+
+    it("shows a command that exited non-zero as failed, with its exit code, unlike a tool error", async () => {
+      const { page } = await start({
+        turns: [
+          {
+            tool_calls: [
+              { name: "run_terminal_cmd", arguments: { command: "echo broken > out.txt; exit 3" } },
+            ],
+          },
+          { text: "The check failed with exit code 3." },
+        ],
+      });
+      await sendMessage(page, "Run the failing check");
+      const card = toolCard(page, "run_terminal_cmd");
+      await waitForCardState(card, "pending_approval");
+      await card.getByTestId("approve").click();
+      await waitForCardState(card, "completed");
+      await waitForRunState(page, "idle");
+      expect(await card.getAttribute("data-exit-code")).toBe("3");
+      expect(await card.getByTestId("tool-state").textContent()).toBe("Exit 3");
+      expect((await card.getAttribute("class"))?.split(" ")).toContain("command-failed");
+      await screenshot(page, "n-command-failed");
+
+      await page.reload();
+      await page.getByTestId("app").waitFor();
+      const reloaded = toolCard(page, "run_terminal_cmd");
+      await waitForCardState(reloaded, "completed");
+      expect(await reloaded.getByTestId("tool-state").textContent()).toBe("Exit 3");
       expectNoPageErrors();
     });
 

@@ -116,7 +116,14 @@ export const eventSchema = z.discriminatedUnion("type", [
     stream: z.enum(["stdout", "stderr"]),
     chunk: z.string(),
   }),
-  z.object({ type: z.literal("tool_completed"), ...call, output: z.string(), durationMs: z.number() }),
+  z.object({
+    type: z.literal("tool_completed"),
+    ...call,
+    output: z.string(),
+    durationMs: z.number(),
+    /** A command's exit status: the call succeeded, but a non-zero status means the command failed. */
+    exitCode: z.number().int().optional(),
+  }),
   z.object({ type: z.literal("tool_failed"), ...call, error: latheErrorSchema, durationMs: z.number() }),
   z.object({ type: z.literal("tool_rejected"), ...call, message: z.string() }),
   z.object({ type: z.literal("tool_blocked"), ...call, error: latheErrorSchema }),

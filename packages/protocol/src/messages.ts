@@ -32,6 +32,8 @@ export const toolResultPartSchema = z.object({
   /** What the model sees. */
   output: z.string(),
   error: latheErrorSchema.optional(),
+  /** A command's exit status, as on the tool_completed event. */
+  exitCode: z.number().int().optional(),
   /** Images the tool produced (a screenshot), base64, for models that can see them. Not stored. */
   images: z.array(z.object({ mediaType: z.string(), data: z.string() })).optional(),
 });

@@ -123,6 +123,66 @@ describe("the session view", () => {
     expect(view.status).toMatchObject({ state: "idle", lastReason: "cancelled" });
   });
 
+  it("keeps a command's exit status on its card, live and from the stored history", () => {
+    seq = 0;
+    const live = applyEvents(emptyView("s1"), [
+      ev({ type: "run_start", mode: "agent", model: "m", prompt: "p" }),
+      ev({ type: "tool_call_start", callId: "t1", name: "run_terminal_cmd" }),
+      ev({
+        type: "tool_completed",
+        callId: "t1",
+        name: "run_terminal_cmd",
+        output: "Exit code: 2",
+        durationMs: 4,
+        exitCode: 2,
+      }),
+    ]);
+    expect(live.items[1]).toMatchObject({ kind: "tool", state: "completed", exitCode: 2 });
+    const stored = viewFromHistory(
+      "s1",
+      [
+        { id: "u1", sessionId: "s1", role: "user", parts: [{ type: "text", text: "p" }], createdAt: 1 },
+        {
+          id: "a1",
+          sessionId: "s1",
+          role: "assistant",
+          parts: [
+            {
+              type: "tool_call",
+              callId: "t1",
+              providerCallId: "t1",
+              name: "run_terminal_cmd",
+              arguments: {},
+            },
+          ],
+          createdAt: 2,
+        },
+        {
+          id: "r1",
+          sessionId: "s1",
+          role: "tool",
+          parts: [
+            {
+              type: "tool_result",
+              callId: "t1",
+              providerCallId: "t1",
+              name: "run_terminal_cmd",
+              status: "success",
+              output: "Exit code: 2",
+              exitCode: 2,
+            },
+          ],
+          createdAt: 3,
+        },
+      ] as Message[],
+      "agent",
+    );
+    expect(stored.items.find((item) => item.kind === "tool")).toMatchObject({
+      state: "completed",
+      exitCode: 2,
+    });
+  });
+
   it("shows a queued message in the transcript when it joins the run, and drops a stopped run's", () => {
     seq = 0;
     const view = applyEvents(emptyView("s1"), [

@@ -310,14 +310,16 @@ async function execute(
   result = await withPostHooks(result, tool, args, call, deps, redact);
   if (result.ok) {
     setCallState(call, "success", deps);
+    const exitCode = exitCodeOf(result.metadata);
     deps.emit({
       type: "tool_completed",
       callId: call.callId,
       name: call.name,
       output: result.output,
       durationMs,
+      ...exitCode,
     });
-    return { ...resultPart(call, "success", result.output), ...imagesOf(result.metadata) };
+    return { ...resultPart(call, "success", result.output), ...exitCode, ...imagesOf(result.metadata) };
   }
   const status: ToolResultStatus = result.error.code === "E_CANCELLED" ? "cancelled" : "error";
   setCallState(call, status, deps);
@@ -391,6 +393,12 @@ function cancelledResult(call: PendingCall, deps: SchedulerDeps): ToolResultPart
   setCallState(call, "cancelled", deps);
   deps.emit({ type: "tool_failed", callId: call.callId, name: call.name, error, durationMs: 0 });
   return resultPart(call, "cancelled", formatError(error), error);
+}
+
+/** The exit status a command tool reports, when it reports one. */
+function exitCodeOf(metadata: Record<string, unknown> | undefined): { exitCode?: number } {
+  const exitCode = metadata?.exitCode;
+  return typeof exitCode === "number" && Number.isInteger(exitCode) ? { exitCode } : {};
 }
 
 function resultPart(

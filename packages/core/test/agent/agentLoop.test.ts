@@ -217,7 +217,13 @@ describe("the agent loop", () => {
     const sequence = events
       .filter((e) => ["message_queued", "tool_completed", "message_delivered", "turn_start"].includes(e.type))
       .map((e) => e.type);
-    expect(sequence).toEqual(["turn_start", "message_queued", "tool_completed", "message_delivered", "turn_start"]);
+    expect(sequence).toEqual([
+      "turn_start",
+      "message_queued",
+      "tool_completed",
+      "message_delivered",
+      "turn_start",
+    ]);
     const delivered = events.find((e) => e.type === "message_delivered");
     const stored = session.messages.at(-2)!;
     expect(delivered).toMatchObject({ text: "also: be brief", messageId: stored.id, runId: a.runId });

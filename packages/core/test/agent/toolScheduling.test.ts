@@ -166,4 +166,30 @@ describe("the tool scheduler", () => {
     ]);
     expect(toolResults(s).map((r) => r.output.match(/^(\d)$/m)?.[1])).toEqual(["3", "1", "2"]);
   });
+
+  it("reports a command's exit status beside its success, on the event and in the stored result", async () => {
+    const s = await scripted(
+      [
+        {
+          tool_calls: [
+            { name: "run_terminal_cmd", arguments: { command: "echo fine" } },
+            { name: "run_terminal_cmd", arguments: { command: "echo broken >&2; exit 3" } },
+            { name: "read_file", arguments: { path: "a.txt" } },
+          ],
+        },
+        { text: "ok" },
+      ],
+      { approvalMode: "yolo", files: { "a.txt": "a\n" } },
+    );
+    await s.session.send("check");
+    const completed = s.events.flatMap((e) =>
+      e.type === "tool_completed" ? [`${e.name} ${e.exitCode}`] : [],
+    );
+    expect(completed.sort()).toEqual(["read_file undefined", "run_terminal_cmd 0", "run_terminal_cmd 3"]);
+    expect(toolResults(s).map((r) => [r.status, r.exitCode])).toEqual([
+      ["success", 0],
+      ["success", 3],
+      ["success", undefined],
+    ]);
+  });
 });

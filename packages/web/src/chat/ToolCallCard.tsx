@@ -27,6 +27,11 @@ export interface ToolCallCardProps {
   onRetry(item: ToolItem): void;
 }
 
+/** A command that ran and exited non-zero: the call succeeded, the command failed. */
+function exitedNonZero(item: ToolItem): boolean {
+  return item.state === "completed" && item.exitCode !== undefined && item.exitCode !== 0;
+}
+
 function argumentsText(item: ToolItem): string {
   if (item.arguments === undefined) return item.rawArguments;
   return JSON.stringify(item.arguments, null, 2);
@@ -86,12 +91,14 @@ export const ToolCallCard = memo(function ToolCallCard({
   const [open, setOpen] = useState<boolean | undefined>(undefined);
   const expanded = open ?? item.state === "pending_approval";
   const [scope, setScope] = useState<"" | ApprovalScope>("");
+  const commandFailed = exitedNonZero(item);
   return (
     <div
-      className={`tool-card state-${item.state}`}
+      className={`tool-card state-${item.state}${commandFailed ? " command-failed" : ""}`}
       data-testid="tool-card"
       data-state={item.state}
       data-tool={item.name}
+      data-exit-code={item.exitCode}
     >
       <button
         type="button"
@@ -99,12 +106,17 @@ export const ToolCallCard = memo(function ToolCallCard({
         onClick={() => setOpen(!expanded)}
         aria-expanded={expanded}
       >
-        <span className={`tool-dot dot-${item.state}`} aria-hidden="true" />
+        <span
+          className={`tool-dot ${commandFailed ? "dot-command-failed" : `dot-${item.state}`}`}
+          aria-hidden="true"
+        />
         <span className="tool-summary" data-testid="tool-summary">
           {summarizeToolCall(item.name, item.arguments)}
         </span>
         <span className="tool-meta">
-          <span className="tool-state">{stateLabels[item.state]}</span>
+          <span className="tool-state" data-testid="tool-state">
+            {commandFailed ? `Exit ${item.exitCode}` : stateLabels[item.state]}
+          </span>
           {item.risk && item.state === "pending_approval" && (
             <span className={`risk risk-${item.risk}`}>{item.risk}</span>
           )}

@@ -58,6 +58,8 @@ export interface ToolItem {
   /** The permission rules an "always" answer would save; none: "always" is not offered. */
   alwaysRules?: string[];
   durationMs?: number;
+  /** A command's exit status; non-zero: the command failed though the call did not. */
+  exitCode?: number;
   /** Position among the run's tool calls (1-based) and how many the run has made so far. */
   step: number;
   runId: string;
@@ -230,6 +232,7 @@ export function viewFromHistory(
           state: resultStates[part.status] ?? "completed",
           output: part.output,
           error: part.error,
+          exitCode: part.exitCode,
           rejection: part.status === "rejected" ? part.output : undefined,
         };
       } else if (part.type === "compaction_summary") {
@@ -414,6 +417,7 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
         state: "completed",
         output: event.output,
         durationMs: event.durationMs,
+        exitCode: event.exitCode,
       }));
       return;
     case "tool_failed":
