@@ -502,7 +502,7 @@ describe.skipIf(noBrowser)(
       expectNoPageErrors();
     });
 
-    it("shows a command that exited non-zero as failed, with its exit code, unlike a tool error", async () => {
+    it("shows a failed command's exit code, new files while the run goes on, and checkpoints by what came next", async () => {
       const { page } = await start({
         turns: [
           {
@@ -510,6 +510,7 @@ describe.skipIf(noBrowser)(
               { name: "run_terminal_cmd", arguments: { command: "echo broken > out.txt; exit 3" } },
             ],
           },
+          { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "echo again > again.txt" } }] },
           { text: "The check failed with exit code 3." },
         ],
       });
@@ -518,10 +519,26 @@ describe.skipIf(noBrowser)(
       await waitForCardState(card, "pending_approval");
       await card.getByTestId("approve").click();
       await waitForCardState(card, "completed");
-      await waitForRunState(page, "idle");
       expect(await card.getAttribute("data-exit-code")).toBe("3");
       expect(await card.getByTestId("tool-state").textContent()).toBe("Exit 3");
       expect((await card.getAttribute("class"))?.split(" ")).toContain("command-failed");
+
+      // Mid-run, the file the command wrote is already in the tree.
+      const second = toolCard(page, "run_terminal_cmd", 1);
+      await waitForCardState(second, "pending_approval");
+      await page.locator('[data-testid="file-node"][data-path="out.txt"]').waitFor();
+      await second.getByTestId("approve").click();
+      await waitForCardState(second, "completed");
+      await waitForRunState(page, "idle");
+      await page.locator('[data-testid="file-node"][data-path="again.txt"]').waitFor();
+      expect(await second.getByTestId("tool-state").textContent()).toBe("Done");
+      // The checkpoints say what they were taken before, newest first.
+      const labels = [
+        "Before `echo again > again.txt`",
+        "Before `echo broken > out.txt; exit 3`",
+        "Before “Run the failing check”",
+      ];
+      await expect.poll(() => texts(page.getByTestId("checkpoint-label"))).toEqual(labels);
       await screenshot(page, "n-command-failed");
 
       await page.reload();
@@ -529,6 +546,7 @@ describe.skipIf(noBrowser)(
       const reloaded = toolCard(page, "run_terminal_cmd");
       await waitForCardState(reloaded, "completed");
       expect(await reloaded.getByTestId("tool-state").textContent()).toBe("Exit 3");
+      await expect.poll(() => texts(page.getByTestId("checkpoint-label"))).toEqual(labels);
       expectNoPageErrors();
     });
 

@@ -2,7 +2,14 @@ import type { Mode, ServerInfo } from "@lathe/protocol";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiFailure, api } from "./api/httpApi.js";
 import { ChatView } from "./chat/ChatView.js";
-import { CheckpointList, FileTree, SessionList, SettingsPanel, TraceView } from "./panels/index.js";
+import {
+  CheckpointList,
+  checkpointLabel,
+  FileTree,
+  SessionList,
+  SettingsPanel,
+  TraceView,
+} from "./panels/index.js";
 import { readAddress, writeAddress } from "./sessionAddress.js";
 import { useSessionStore } from "./state/sessionStore.js";
 import type { UserItem } from "./state/sessionView.js";
@@ -221,7 +228,8 @@ export function App() {
         />
         <FileTree
           projectRoot={projectRoot}
-          refreshKey={refresh}
+          // Again after every tool call: a file the agent wrote shows up while the run goes on.
+          refreshKey={refresh + (view?.fileRevision ?? 0)}
           onMention={(path) => setInsertion({ text: `@${path}`, nonce: Date.now() })}
         />
       </aside>
@@ -254,6 +262,7 @@ export function App() {
           <CheckpointList
             sessionId={sessionId}
             refreshKey={panelRefresh}
+            labelOf={(checkpoint) => checkpointLabel(checkpoint, view?.items ?? [])}
             onRestored={() => {
               void openView(sessionId);
               setRefresh((count) => count + 1);

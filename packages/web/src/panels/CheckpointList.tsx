@@ -11,14 +11,10 @@ import "./panels.css";
 export interface CheckpointListProps {
   sessionId: string;
   refreshKey?: number;
+  /** What each checkpoint was taken before ("Before `rm -r build`"). */
+  labelOf(checkpoint: CheckpointSummary): string;
   onRestored(reply: CheckpointRestoreReply): void;
 }
-
-const reasonLabels: Record<CheckpointSummary["reason"], string> = {
-  user_message: "Before message",
-  tool_call: "Before tool call",
-  before_restore: "Before restore",
-};
 
 export function CheckpointList(props: CheckpointListProps) {
   const { sessionId } = props;
@@ -40,6 +36,7 @@ export function CheckpointList(props: CheckpointListProps) {
                 key={checkpoint.id}
                 sessionId={sessionId}
                 checkpoint={checkpoint}
+                label={props.labelOf(checkpoint)}
                 now={now}
                 onRestored={props.onRestored}
               />
@@ -56,6 +53,7 @@ type OpenPart = "none" | "diff" | "restore";
 function CheckpointRow(props: {
   sessionId: string;
   checkpoint: CheckpointSummary;
+  label: string;
   now: number;
   onRestored(reply: CheckpointRestoreReply): void;
 }) {
@@ -65,7 +63,9 @@ function CheckpointRow(props: {
   return (
     <li className="lp-item" data-testid="checkpoint-row" data-id={checkpoint.id}>
       <div className="lp-item-line">
-        <span className="lp-item-title">{reasonLabels[checkpoint.reason]}</span>
+        <span className="lp-item-title" data-testid="checkpoint-label" title={props.label}>
+          {props.label}
+        </span>
         <span className="lp-muted" title={absoluteTime(checkpoint.createdAt)}>
           {relativeTime(checkpoint.createdAt, props.now)}
         </span>

@@ -1,4 +1,5 @@
 export { CheckpointList, type CheckpointListProps } from "./CheckpointList.js";
+export { checkpointLabel } from "./checkpointLabel.js";
 export { FileTree, type FileTreeProps } from "./FileTree.js";
 export { SessionList, type SessionListProps } from "./SessionList.js";
 export { SettingsPanel, type SettingsPanelProps } from "./SettingsPanel.js";

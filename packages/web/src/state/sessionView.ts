@@ -130,6 +130,8 @@ export interface SessionView {
   approvals: PendingApproval[];
   questions: PendingQuestion[];
   status: StatusLine;
+  /** Counts the tool calls that ended in this view: each may have changed the project's files. */
+  fileRevision: number;
 }
 
 const noUsage: Usage = {
@@ -152,6 +154,7 @@ export function emptyView(sessionId: string, mode: Mode = "agent"): SessionView 
     approvals: [],
     questions: [],
     status: { state: "idle", iteration: 0, maxIterations: 0, usage: noUsage, mode },
+    fileRevision: 0,
   };
 }
 
@@ -413,6 +416,7 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
       updateTool(view, event.callId, (card) => ({ output: card.output + event.chunk }));
       return;
     case "tool_completed":
+      view.fileRevision++;
       updateTool(view, event.callId, () => ({
         state: "completed",
         output: event.output,
@@ -421,6 +425,8 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
       }));
       return;
     case "tool_failed":
+      // A command that failed or timed out may still have written files.
+      view.fileRevision++;
       // A call the user stopped did not fail: it shows as skipped, without a Retry.
       updateTool(view, event.callId, () => ({
         state: event.error.code === "E_CANCELLED" ? "skipped" : "failed",
