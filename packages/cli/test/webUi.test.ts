@@ -550,6 +550,73 @@ describe.skipIf(noBrowser)(
       expectNoPageErrors();
     });
 
+    it("shows one state and one mode everywhere, through an approval, Shift+Tab, a restore and a reload", async () => {
+      const { page, root, sessionId } = await start({
+        turns: [
+          { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "echo a > a.txt" } }] },
+          { text: "Wrote a.txt." },
+          { text: "Here is a plan." },
+        ],
+      });
+      const row = page.locator(`[data-testid="session-row"][data-id="${sessionId}"]`);
+      const badge = row.getByTestId("session-state");
+      const rowMode = row.getByTestId("session-mode");
+      const statusState = () => page.getByTestId("status-bar").getAttribute("data-state");
+      const steps = () => texts(page.locator(".tool-step"));
+
+      await sendMessage(page, "Write a.txt");
+      const card = toolCard(page, "run_terminal_cmd");
+      await waitForCardState(card, "pending_approval");
+      expect(await statusState()).toBe("awaiting_approval");
+      await expect.poll(() => badge.textContent()).toBe("awaiting approval");
+      await card.getByTestId("approve").click();
+      await page.getByTestId("assistant-message").filter({ hasText: "Wrote a.txt." }).waitFor();
+      await waitForRunState(page, "idle");
+      await expect.poll(() => badge.textContent()).toBe("idle");
+      expect(await steps()).toEqual(["Step 1/1"]);
+
+      const input = page.getByTestId("message-input");
+      await input.press("Shift+Tab");
+      expect(await page.getByTestId("mode-select").inputValue()).toBe("plan");
+      await expect.poll(() => rowMode.textContent()).toBe("plan");
+      await sendMessage(page, "Plan the next step");
+      await page.getByTestId("assistant-message").filter({ hasText: "Here is a plan." }).waitFor();
+      await waitForRunState(page, "idle");
+
+      // Seen in the page however briefly: the mode falling back to agent while a restore reloads.
+      const agentAgain = await watchSelector(
+        page,
+        '[data-testid="mode-select"] option[value="agent"]:checked',
+      );
+      page.once("dialog", (dialog) => void dialog.accept());
+      await page.getByTestId("user-message").nth(1).getByTestId("restore-checkpoint").click();
+      await expect.poll(() => page.getByTestId("user-message").count(), { timeout: 15_000 }).toBe(1);
+      expect(await page.getByTestId("mode-select").inputValue()).toBe("plan");
+      await expect.poll(() => rowMode.textContent()).toBe("plan");
+      expect(await steps()).toEqual(["Step 1/1"]);
+
+      // From the checkpoints panel: the files before the command, the conversation as it is.
+      const before = page.getByTestId("checkpoint-row").filter({ hasText: "Before `echo a > a.txt`" });
+      await before.getByRole("button", { name: "Restore" }).click();
+      await before.getByRole("button", { name: "Confirm restore" }).click();
+      await expect.poll(() => existsSync(join(root, "a.txt")), { timeout: 15_000 }).toBe(false);
+      await waitForRunState(page, "idle");
+      expect(await page.getByTestId("mode-select").inputValue()).toBe("plan");
+      await expect.poll(() => rowMode.textContent()).toBe("plan");
+      await expect.poll(steps).toEqual(["Step 1/1"]);
+      expect(await agentAgain.seen()).toBe(false);
+      await screenshot(page, "o-one-state-restored");
+
+      await page.reload();
+      await page.getByTestId("app").waitFor();
+      await toolCard(page, "run_terminal_cmd").waitFor();
+      expect(await page.getByTestId("mode-select").inputValue()).toBe("plan");
+      await expect.poll(() => rowMode.textContent()).toBe("plan");
+      await expect.poll(() => badge.textContent()).toBe("idle");
+      expect(await steps()).toEqual(["Step 1/1"]);
+      expectNoPageErrors();
+    });
+
     it("reopens the same session after a reload mid-run, and the run goes on", async () => {
       const { page, root, sessionId } = await start({
         files: { "config.json": '{ "debug": false }\n' },

@@ -222,6 +222,7 @@ export function App() {
         <SessionList
           projectRoot={projectRoot}
           activeId={sessionId}
+          activeStatus={view ? { state: view.status.state, mode: view.status.mode } : undefined}
           refreshKey={panelRefresh}
           onOpen={(id) => void openSession(id, projectRoot)}
           onNew={() => void newSession()}

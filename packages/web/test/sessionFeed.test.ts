@@ -51,7 +51,7 @@ const pendingInput = (approvals: PendingApproval[] = []): ServerMessage => ({
 });
 
 /** A feed whose load and frames the test releases by hand. */
-function harness() {
+function harness(quietUntilLoaded = false) {
   const loads: Array<{ resolve(stored: StoredSession): void; reject(error: Error): void }> = [];
   const frames: Array<() => void> = [];
   const shown: SessionView[] = [];
@@ -65,6 +65,7 @@ function harness() {
       frames.push(apply);
       return () => frames.splice(frames.indexOf(apply), 1);
     },
+    quietUntilLoaded,
   });
   const runFrames = () => {
     for (const frame of frames.splice(0)) frame();
@@ -72,7 +73,7 @@ function harness() {
   const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
   const view = () => shown.at(-1)!;
   const userTexts = () => view().items.flatMap((item) => (item.kind === "user" ? [item.text] : []));
-  return { feed, loads, frames, failures, runFrames, settle, view, userTexts };
+  return { feed, loads, frames, shown, failures, runFrames, settle, view, userTexts };
 }
 
 describe("the session feed", () => {
@@ -156,6 +157,20 @@ describe("the session feed", () => {
     h.runFrames();
     expect(h.failures).toEqual(["E_NOT_FOUND: no such session"]);
     expect(h.userTexts()).toEqual(["Go"]);
+  });
+
+  it("opened again over the session's own view, shows nothing until the history is in", async () => {
+    seq = 0;
+    const h = harness(true);
+    h.feed.receive(hello);
+    h.feed.receive(pendingInput());
+    h.feed.receive(ev({ type: "run_start", mode: "plan", model: "openai:gpt-4.1", prompt: "Go on" }, 3000));
+    expect(h.shown).toEqual([]);
+    h.loads[0]!.resolve({ detail: detail([userMessage("m0", "Earlier", 1000)]), checkpoints: [] });
+    await h.settle();
+    expect(h.shown).toHaveLength(1);
+    expect(h.userTexts()).toEqual(["Earlier", "Go on"]);
+    expect(h.view().status.mode).toBe("plan");
   });
 
   it("shows nothing more once closed", async () => {

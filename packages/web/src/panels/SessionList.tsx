@@ -9,6 +9,11 @@ import "./panels.css";
 export interface SessionListProps {
   projectRoot: string;
   activeId?: string;
+  /**
+   * The open session's state and mode as its event stream has them: its row shows these, never
+   * the list's older copy, so the row and the status bar cannot disagree.
+   */
+  activeStatus?: Pick<LiveSessionSummary, "state" | "mode">;
   refreshKey?: number;
   onOpen(id: string): void;
   onNew(): void;
@@ -63,7 +68,11 @@ export function SessionList(props: SessionListProps) {
             {sessions.map((session) => (
               <LiveSessionRow
                 key={session.id}
-                session={session}
+                session={
+                  session.id === props.activeId && props.activeStatus
+                    ? { ...session, ...props.activeStatus }
+                    : session
+                }
                 stored={storedById.get(session.id)}
                 active={session.id === props.activeId}
                 onOpen={props.onOpen}
@@ -121,8 +130,10 @@ function LiveSessionRow(props: {
       active={props.active}
       onOpen={props.onOpen}
     >
-      <span className={`lp-badge lp-badge-${badgeTone}`}>{session.state.replaceAll("_", " ")}</span>
-      <span>{session.mode}</span>
+      <span className={`lp-badge lp-badge-${badgeTone}`} data-testid="session-state">
+        {session.state.replaceAll("_", " ")}
+      </span>
+      <span data-testid="session-mode">{session.mode}</span>
     </SessionRowButton>
   );
 }

@@ -29,6 +29,11 @@ export interface SessionFeedOptions {
   report(failure: string | undefined): void;
   /** Runs `apply` before the next paint (`requestAnimationFrame` in the page); returns a cancel. */
   nextFrame(apply: () => void): () => void;
+  /**
+   * Shows nothing until the stored history is in: for a session opened again over its own view
+   * (after a restore), which stays on screen meanwhile instead of an empty chat.
+   */
+  quietUntilLoaded?: boolean;
 }
 
 export interface SessionFeed {
@@ -65,8 +70,11 @@ export function createSessionFeed(options: SessionFeedOptions): SessionFeed {
   let closed = false;
   let cancelFrame: (() => void) | undefined;
 
+  let quiet = options.quietUntilLoaded === true;
   const show = (next: SessionView) => {
     view = next;
+    if (quiet && phase !== "live") return;
+    quiet = false;
     if (!closed) options.show(view);
   };
 
@@ -168,7 +176,7 @@ export function createSessionFeed(options: SessionFeedOptions): SessionFeed {
     }
   };
 
-  options.show(view);
+  show(view);
   return {
     receive(message) {
       if (closed) return;

@@ -22,13 +22,24 @@ interface SessionStore {
 export const useSessionStore = create<SessionStore>((set, get) => {
   let socket: EventSocket | undefined;
   let feed: SessionFeed | undefined;
+  const stop = () => {
+    feed?.close();
+    feed = undefined;
+    socket?.close();
+    socket = undefined;
+  };
 
   return {
     connection: "idle",
     async open(sessionId) {
-      get().close();
+      // The same session opened again (after a restore, a reconnect): its view stays on screen
+      // until the new one is in, so the transcript, mode and steps never flash to a blank state.
+      const reopened = get().view?.sessionId === sessionId;
+      if (reopened) stop();
+      else get().close();
       const current = createSessionFeed({
         sessionId,
+        quietUntilLoaded: reopened,
         load: async () => {
           const [detail, checkpoints] = await Promise.all([
             api.sessionDetail(sessionId),
@@ -54,10 +65,7 @@ export const useSessionStore = create<SessionStore>((set, get) => {
       });
     },
     close() {
-      feed?.close();
-      feed = undefined;
-      socket?.close();
-      socket = undefined;
+      stop();
       set({ view: undefined, connection: "idle" });
     },
     setMode(mode) {
