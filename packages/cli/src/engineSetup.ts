@@ -2,6 +2,7 @@ import {
   AgentSession,
   type ApprovalAnswer,
   type ApprovalRequest,
+  type AuthAdvice,
   CodeIndex,
   createEmbedder,
   createModelClient,
@@ -40,6 +41,8 @@ export interface EngineInputs {
   warn?: (message: string) => void;
   /** Asks whether to trust a folder whose gated files are not trusted yet (the interactive chat). */
   confirmTrust?: (trust: WorkspaceTrust) => Promise<boolean>;
+  /** How a missing or rejected key is fixed where this face's user is; a terminal's by default. */
+  authAdvice?: AuthAdvice;
 }
 
 export type EngineSetup =
@@ -79,6 +82,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     apiKey: args.apiKey,
     env,
     latheHome: inputs.latheHome,
+    authAdvice: inputs.authAdvice,
     retry: settings.llm,
     fallbackModels: settings.fallbackModels,
   });

@@ -1,3 +1,4 @@
+import { type AuthAdvice, apiKeyEnvVars } from "@lathe/core";
 import { errorInfo } from "@lathe/protocol";
 import type { SessionFactory } from "@lathe/server";
 import { parseCliArgs } from "./cliArgs.js";
@@ -29,6 +30,7 @@ export function serveSessionFactory(io: CommandIo, latheHome: string): SessionFa
         latheHome,
         requestApproval: request.requestApproval,
         askUser: request.askUser,
+        authAdvice: browserAuthAdvice,
         warn: (message) => io.stderr(`lathe serve: ${message}\n`),
       });
       if (!engine.ok) return { ok: false, error: engine.error };
@@ -37,3 +39,16 @@ export function serveSessionFactory(io: CommandIo, latheHome: string): SessionFa
     },
   };
 }
+
+/** How the browser's user fixes a key: the web UI's Settings, or the server's environment. */
+const browserAuthAdvice: AuthAdvice = (provider, rejected) => {
+  if (provider === "ollama") {
+    return "Ollama needs no key; check that it runs where its base URL points (default http://127.0.0.1:11434/v1).";
+  }
+  const vars = apiKeyEnvVars[provider].join(" or ");
+  // A key from the environment wins over one saved in Settings: saving another would change nothing.
+  if (rejected?.source === "env") {
+    return `Correct ${vars} where lathe serve runs, or unset it and add a key for ${provider} in Settings → Providers and keys.`;
+  }
+  return `Add a key for ${provider} in Settings → Providers and keys, or set ${vars} where lathe serve runs.`;
+};

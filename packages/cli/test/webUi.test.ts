@@ -617,6 +617,25 @@ describe.skipIf(noBrowser)(
       expectNoPageErrors();
     });
 
+    it("points a rejected key to Settings, not to a command-line flag", async () => {
+      const { page } = await start({ turns: [{ error: { status: 401 } }] });
+      await sendMessage(page, "Hello");
+      const notice = page.getByTestId("notice").filter({ hasText: "E_LLM_AUTH" });
+      await notice.waitFor();
+      const text = (await notice.textContent()) ?? "";
+      expect(text).toContain("rejected the credentials (HTTP 401)");
+      // The harness gives lathe serve its key in the environment, which a key saved in Settings cannot beat.
+      expect(text).toContain(
+        "The key in use came from OPENAI_API_KEY. Correct OPENAI_API_KEY where lathe serve runs, or unset it and add a key for openai in Settings → Providers and keys.",
+      );
+      expect(text).not.toContain("--api-key");
+      await notice.getByTestId("open-settings").click();
+      expect(await page.getByTestId("tab-settings").getAttribute("class")).toBe("active");
+      await page.getByLabel("openai API key").waitFor();
+      await screenshot(page, "p-key-rejected");
+      expectNoPageErrors();
+    });
+
     it("reopens the same session after a reload mid-run, and the run goes on", async () => {
       const { page, root, sessionId } = await start({
         files: { "config.json": '{ "debug": false }\n' },

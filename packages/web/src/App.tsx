@@ -242,6 +242,7 @@ export function App() {
           onApprovalMode={changeApprovalMode}
           onCycleMode={cycleMode}
           onRestore={(item) => void restore(item)}
+          onOpenSettings={() => setTab("settings")}
           onFailure={setFailure}
         />
       </main>

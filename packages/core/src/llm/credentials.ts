@@ -27,11 +27,18 @@ export type ApiKeyLookup =
   | { ok: true; apiKey: string | undefined; source: KeySource; sourceName?: string }
   | { ok: false; error: LatheErrorInfo };
 
+/**
+ * The sentence that tells the user how to give Lathe a key for a provider. A face words it for
+ * where its user is (the web UI points to its Settings); the default speaks to a terminal.
+ */
+export type AuthAdvice = (provider: ProviderName, rejected?: { source: KeySource }) => string;
+
 export interface ApiKeySettings {
   /** An explicit key (flag or setting); wins over everything else. */
   apiKey?: string;
   env: Record<string, string | undefined>;
   latheHome: string;
+  authAdvice?: AuthAdvice;
 }
 
 export function credentialsPath(latheHome: string): string {
@@ -53,7 +60,10 @@ export function resolveApiKey(provider: ProviderName, settings: ApiKeySettings):
   if (keyOptional.has(provider)) return { ok: true, apiKey: undefined, source: "none" };
   return {
     ok: false,
-    error: errorInfo("E_LLM_AUTH", `No API key for ${provider}. ${authFix(provider, settings.latheHome)}`),
+    error: errorInfo(
+      "E_LLM_AUTH",
+      `No API key for ${provider}. ${(settings.authAdvice ?? terminalAuthAdvice(settings.latheHome))(provider)}`,
+    ),
   };
 }
 
@@ -104,7 +114,12 @@ export function readCredentialsFile(latheHome: string): CredentialsRead {
   return { ok: true, credentials: parsed.data, path };
 }
 
-/** The sentence telling the user how to give Lathe a key for this provider. */
+/** How to give Lathe a key from a terminal: environment variables, credentials.json, or the flag. */
+export function terminalAuthAdvice(latheHome: string): AuthAdvice {
+  return (provider) => authFix(provider, latheHome);
+}
+
+/** The sentence telling a terminal user how to give Lathe a key for this provider. */
 export function authFix(provider: ProviderName, latheHome: string): string {
   if (provider === "ollama") {
     return "Ollama needs no key; check that --base-url points at your Ollama server (default http://127.0.0.1:11434/v1).";

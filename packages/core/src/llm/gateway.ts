@@ -3,7 +3,7 @@ import type { LanguageModelV3StreamPart, LanguageModelV3Usage } from "@ai-sdk/pr
 import { LatheError, type LatheErrorInfo, type Usage } from "@lathe/protocol";
 import { AbortRace } from "../cancellation/abortRace.js";
 import { catalogWith, costOf, type ModelCatalog, type ModelInfo, shippedCatalog } from "./catalog.js";
-import { type KeySource, resolveApiKey } from "./credentials.js";
+import { type AuthAdvice, type KeySource, resolveApiKey, terminalAuthAdvice } from "./credentials.js";
 import { type ParsedModelId, type ProviderName, parseModelId } from "./modelId.js";
 import type { ModelClient, ModelRequest, ModelStreamEvent } from "./modelStream.js";
 import { toProviderPrompt, toProviderTools } from "./promptConversion.js";
@@ -43,6 +43,8 @@ export interface ModelClientSettings {
   apiKey?: string;
   env: Record<string, string | undefined>;
   latheHome: string;
+  /** How to fix a missing or rejected key, in the face's words; by default a terminal's. */
+  authAdvice?: AuthAdvice;
   retry?: Partial<RetrySettings>;
   /** Tried in order once the current model stays rate limited. */
   fallbackModels?: string[];
@@ -80,6 +82,7 @@ export function createModelClient(settings: ModelClientSettings): ModelClientCre
       apiKey: samePrimary ? settings.apiKey : undefined,
       env: settings.env,
       latheHome: settings.latheHome,
+      authAdvice: settings.authAdvice,
     });
     if (!key.ok) return index === 0 ? key : { ok: false, error: asFallbackError(raw, key.error) };
     targets.push({
@@ -106,7 +109,7 @@ class GatewayClient implements ModelClient {
     private readonly targets: Target[],
     private readonly retry: RetrySettings,
     private readonly catalog: ModelCatalog,
-    private readonly settings: Pick<ModelClientSettings, "latheHome" | "onRetry">,
+    private readonly settings: Pick<ModelClientSettings, "latheHome" | "authAdvice" | "onRetry">,
   ) {
     this.modelId = targets[0]!.id.id;
   }
@@ -119,7 +122,7 @@ class GatewayClient implements ModelClient {
       const context: FailureContext = {
         modelId: target.id.id,
         provider: target.id.provider,
-        latheHome: this.settings.latheHome,
+        authAdvice: this.settings.authAdvice ?? terminalAuthAdvice(this.settings.latheHome),
         keySource: target.keySource,
         keySourceName: target.keySourceName,
       };

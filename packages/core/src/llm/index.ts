@@ -13,6 +13,7 @@ export {
 export {
   type ApiKeyLookup,
   type ApiKeySettings,
+  type AuthAdvice,
   apiKeyEnvVars,
   authFix,
   type CredentialsFile,

@@ -1,6 +1,6 @@
 import { APICallError } from "@ai-sdk/provider";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
-import { authFix, type KeySource } from "./credentials.js";
+import type { AuthAdvice, KeySource } from "./credentials.js";
 import type { ProviderName } from "./modelId.js";
 
 /** Every timeout and delay of the gateway (SPEC §2), in milliseconds. */
@@ -64,7 +64,7 @@ export interface Failure {
 export interface FailureContext {
   modelId: string;
   provider: ProviderName;
-  latheHome: string;
+  authAdvice: AuthAdvice;
   keySource?: KeySource;
   /** The env var or file the key came from, to name it in an authentication error. */
   keySourceName?: string;
@@ -154,7 +154,7 @@ function classifyApiCallError(error: APICallError, context: FailureContext): Fai
       kind: "auth",
       error: errorInfo(
         "E_LLM_AUTH",
-        `${modelId} rejected the credentials (HTTP ${status}): ${detail}.${from} ${authFix(context.provider, context.latheHome)}`,
+        `${modelId} rejected the credentials (HTTP ${status}): ${detail}.${from} ${context.authAdvice(context.provider, { source: context.keySource ?? "none" })}`,
       ),
     };
   }

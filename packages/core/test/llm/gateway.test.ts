@@ -375,6 +375,27 @@ describe("retries", () => {
     expect(server.requests[0]?.headers.authorization).toBe("Bearer sk-wrong");
   });
 
+  it("words the fix for a missing or rejected key as the face that made the client says", async () => {
+    const advice = (provider: string) => `Add a key for ${provider} in Settings.`;
+    const missing = createModelClient({ modelId: "openai:gpt-4.1", env: {}, latheHome, authAdvice: advice });
+    expect(missing.ok ? undefined : missing.error.message).toBe(
+      "No API key for openai. Add a key for openai in Settings.",
+    );
+    server = await startFakeLlm({ script: { turns: [{ error: { status: 401 } }] } });
+    const made = createModelClient({
+      modelId: "openai:gpt-4.1",
+      baseUrl: `${server.url}/v1`,
+      env: { OPENAI_API_KEY: "sk-wrong" },
+      latheHome,
+      authAdvice: advice,
+    });
+    if (!made.ok) throw new Error(made.error.message);
+    const { error } = await run(made.client);
+    expect(error?.code).toBe("E_LLM_AUTH");
+    expect(error?.message).toMatch(/HTTP 401.* Add a key for openai in Settings\.$/);
+    expect(error?.message).not.toContain("--api-key");
+  });
+
   it("reports a provider's context overflow without retrying", async () => {
     const client = await clientFor([
       {

@@ -1,5 +1,6 @@
 import { APICallError } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
+import { terminalAuthAdvice } from "../../src/llm/credentials.js";
 import {
   classifyFailure,
   decideRetry,
@@ -10,7 +11,11 @@ import {
 } from "../../src/llm/index.js";
 import { IncompleteStream, noRetriesYet, StreamErrorPart } from "../../src/llm/retryPolicy.js";
 
-const context = { modelId: "openai:gpt-4.1", provider: "openai", latheHome: "/home/u/.lathe" } as const;
+const context = {
+  modelId: "openai:gpt-4.1",
+  provider: "openai",
+  authAdvice: terminalAuthAdvice("/home/u/.lathe"),
+} as const;
 
 function apiError(
   statusCode: number | undefined,

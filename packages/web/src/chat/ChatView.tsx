@@ -20,6 +20,8 @@ export interface ChatViewProps {
   onApprovalMode(mode: string): void;
   onCycleMode(): void;
   onRestore(item: UserItem): void;
+  /** Shows the Settings tab (a notice about a key points there). */
+  onOpenSettings(): void;
   /** An action failed: the page shows it. */
   onFailure(message: string): void;
 }
@@ -38,6 +40,7 @@ function ChatItemView({
     reject(approvalId: string): void;
     retry(item: ToolItem): void;
     restore(item: UserItem): void;
+    openSettings(): void;
     runPlan(item: PlanItem): void;
   };
 }) {
@@ -59,7 +62,7 @@ function ChatItemView({
     case "subagent":
       return <SubAgentCard item={item} />;
     case "notice":
-      return <NoticeLine item={item} />;
+      return <NoticeLine item={item} onOpenSettings={handlers.openSettings} />;
     case "plan":
       return <PlanCard item={item} onRun={idle ? handlers.runPlan : undefined} />;
   }
@@ -104,6 +107,7 @@ export function ChatView(props: ChatViewProps) {
       [sessionId, report],
     ),
     restore: props.onRestore,
+    openSettings: props.onOpenSettings,
     // The mode is switched first, so the plan's run is already an agent-mode run.
     runPlan: useCallback(
       (item: PlanItem) => {

@@ -42,10 +42,21 @@ export const AssistantMessage = memo(function AssistantMessage({ item }: { item:
   );
 });
 
-export const NoticeLine = memo(function NoticeLine({ item }: { item: NoticeItem }) {
+export const NoticeLine = memo(function NoticeLine({
+  item,
+  onOpenSettings,
+}: {
+  item: NoticeItem;
+  onOpenSettings?: () => void;
+}) {
   return (
     <div className={`notice notice-${item.level}`} data-testid="notice">
       {item.text}
+      {item.fix === "settings" && onOpenSettings && (
+        <button type="button" className="notice-fix" data-testid="open-settings" onClick={onOpenSettings}>
+          Open Settings
+        </button>
+      )}
     </div>
   );
 });

@@ -70,6 +70,8 @@ export interface NoticeItem {
   key: string;
   level: "info" | "warning" | "error";
   text: string;
+  /** Where the user fixes what the notice is about: a missing or rejected key, in Settings. */
+  fix?: "settings";
 }
 
 export interface SubagentItem {
@@ -554,6 +556,7 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
           key: `error:${event.seq}`,
           level: "error",
           text: `${event.error.code}: ${event.error.message}`,
+          ...(event.error.code === "E_LLM_AUTH" ? { fix: "settings" as const } : {}),
         });
       } else if (event.reason !== "completed") {
         view.items.push({
