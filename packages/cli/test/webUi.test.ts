@@ -636,6 +636,63 @@ describe.skipIf(noBrowser)(
       expectNoPageErrors();
     });
 
+    it("lays the page out from 700 px to 1440 px: side panels narrow, then become drawers", async () => {
+      const { page, sessionId } = await start({ turns: [{ text: "The project has three packages." }] });
+      await sendMessage(page, "Summarize the architecture of this project for a new developer");
+      await page.getByTestId("assistant-message").filter({ hasText: "three packages" }).waitFor();
+      await waitForRunState(page, "idle");
+      const width = async (selector: string) => (await page.locator(selector).boundingBox())?.width ?? 0;
+      const pageScrollWidth = () =>
+        page.evaluate(
+          () =>
+            (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
+              .documentElement.scrollWidth,
+        );
+      const title = page.locator(`[data-testid="session-row"][data-id="${sessionId}"] .lp-row-title`);
+      const clipped = () =>
+        title.evaluate((element) => {
+          const box = element as unknown as { scrollHeight: number; clientHeight: number };
+          return box.scrollHeight > box.clientHeight;
+        });
+
+      await page.setViewportSize({ width: 1440, height: 900 });
+      expect(await width(".center")).toBeGreaterThanOrEqual(800);
+      expect(await page.locator(".left-side").isVisible()).toBe(true);
+      expect(await page.locator(".right-side").isVisible()).toBe(true);
+      expect(await page.getByTestId("toggle-left").isVisible()).toBe(false);
+      expect(await pageScrollWidth()).toBeLessThanOrEqual(1440);
+      await screenshot(page, "q-layout-1440");
+
+      await page.setViewportSize({ width: 1100, height: 800 });
+      expect(await width(".center")).toBeGreaterThanOrEqual(580);
+      expect(await page.locator(".right-side").isVisible()).toBe(true);
+
+      for (const viewport of [800, 700]) {
+        await page.setViewportSize({ width: viewport, height: 800 });
+        expect(await page.locator(".left-side").isVisible()).toBe(false);
+        expect(await page.locator(".right-side").isVisible()).toBe(false);
+        expect(await width(".center")).toBeGreaterThanOrEqual(viewport - 20);
+        expect(await pageScrollWidth()).toBeLessThanOrEqual(viewport);
+      }
+      await page.getByTestId("toggle-left").click();
+      await title.waitFor();
+      expect(await clipped()).toBe(false);
+      await screenshot(page, "q-layout-700-sessions");
+      await title.click();
+      expect(await page.locator(".left-side").isVisible()).toBe(false);
+
+      await page.getByTestId("toggle-right").click();
+      const panel = await page.locator(".right-side").boundingBox();
+      expect(panel!.x + panel!.width).toBeLessThanOrEqual(700);
+      await page.getByTestId("tab-settings").click();
+      await page.getByLabel("openai API key").waitFor();
+      await screenshot(page, "q-layout-700-panels");
+      await page.locator(".drawer-backdrop").click({ position: { x: 20, y: 300 } });
+      expect(await page.locator(".right-side").isVisible()).toBe(false);
+      await screenshot(page, "q-layout-700");
+      expectNoPageErrors();
+    });
+
     it("reopens the same session after a reload mid-run, and the run goes on", async () => {
       const { page, root, sessionId } = await start({
         files: { "config.json": '{ "debug": false }\n' },

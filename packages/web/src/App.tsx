@@ -31,6 +31,8 @@ export function App() {
   const [failure, setFailure] = useState<string>();
   const [refresh, setRefresh] = useState(0);
   const [tab, setTab] = useState<SideTab>("checkpoints");
+  // On a narrow window the side panels are drawers over the chat: which one is out, if any.
+  const [drawer, setDrawer] = useState<"left" | "right">();
   const [insertion, setInsertion] = useState<{ text: string; nonce: number }>();
   const view = useSessionStore((store) => store.view);
   const openView = useSessionStore((store) => store.open);
@@ -165,8 +167,17 @@ export function App() {
     return <div className="loading">{failure ?? "Connecting to Lathe…"}</div>;
   }
   return (
-    <div className="app" data-testid="app">
+    <div className="app" data-testid="app" data-drawer={drawer}>
       <header className="top-bar">
+        <button
+          type="button"
+          className="drawer-toggle"
+          data-testid="toggle-left"
+          aria-expanded={drawer === "left"}
+          onClick={() => setDrawer(drawer === "left" ? undefined : "left")}
+        >
+          Sessions
+        </button>
         <span className="brand">Lathe</span>
         <input
           className="project-root"
@@ -207,6 +218,15 @@ export function App() {
           projectRoot={projectRoot}
           onTrusted={() => setRefresh((count) => count + 1)}
         />
+        <button
+          type="button"
+          className="drawer-toggle drawer-toggle-right"
+          data-testid="toggle-right"
+          aria-expanded={drawer === "right"}
+          onClick={() => setDrawer(drawer === "right" ? undefined : "right")}
+        >
+          Panels
+        </button>
         {failure && (
           <button
             type="button"
@@ -224,7 +244,10 @@ export function App() {
           activeId={sessionId}
           activeStatus={view ? { state: view.status.state, mode: view.status.mode } : undefined}
           refreshKey={panelRefresh}
-          onOpen={(id) => void openSession(id, projectRoot)}
+          onOpen={(id) => {
+            setDrawer(undefined);
+            void openSession(id, projectRoot);
+          }}
           onNew={() => void newSession()}
         />
         <FileTree
@@ -234,6 +257,14 @@ export function App() {
           onMention={(path) => setInsertion({ text: `@${path}`, nonce: Date.now() })}
         />
       </aside>
+      {drawer && (
+        <button
+          type="button"
+          className="drawer-backdrop"
+          aria-label="Close the panel"
+          onClick={() => setDrawer(undefined)}
+        />
+      )}
       <main className="center">
         <ChatView
           projectRoot={projectRoot}
@@ -242,7 +273,10 @@ export function App() {
           onApprovalMode={changeApprovalMode}
           onCycleMode={cycleMode}
           onRestore={(item) => void restore(item)}
-          onOpenSettings={() => setTab("settings")}
+          onOpenSettings={() => {
+            setTab("settings");
+            setDrawer("right");
+          }}
           onFailure={setFailure}
         />
       </main>

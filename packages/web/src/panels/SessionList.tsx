@@ -126,7 +126,7 @@ function LiveSessionRow(props: {
     <SessionRowButton
       id={session.id}
       title={props.stored?.title}
-      tooltip={session.id}
+      tooltip={props.stored?.title ? `${props.stored.title}\n${session.id}` : session.id}
       active={props.active}
       onOpen={props.onOpen}
     >
