@@ -11,6 +11,13 @@ import { type PruneResult, pruneCheckpoints } from "./pruning.js";
 import { restoreJournalExists } from "./restoreJournal.js";
 import type { RestoredFiles } from "./restoreWorkTree.js";
 import { finishInterruptedRestore, journaledRestore } from "./resumableRestore.js";
+import {
+  type RejectedChange,
+  type RejectRequest,
+  type ReviewedFile,
+  rejectChange,
+  reviewChanges,
+} from "./reviewChanges.js";
 import type { ShadowGit } from "./shadowGit.js";
 import { type CaptureSettings, captureWorkTree } from "./workTreeCapture.js";
 
@@ -49,6 +56,11 @@ export interface RestoreResult extends RestoredFiles, Recoveries {
 }
 
 export type PruneOutcome = PruneResult & Recoveries;
+
+export interface RejectResult extends RejectedChange, Recoveries {
+  /** The checkpoint taken just before: restoring it undoes the rejection. */
+  before: string;
+}
 
 const defaultMaxFileBytes = 2 * 1024 * 1024;
 const defaultMaxTotalBytes = 1024 ** 3;
@@ -146,6 +158,34 @@ export class ShadowRepository {
         if (!before.ok) return before;
         const restored = await journaledRestore(git, { target: id.value, before: before.value.commit });
         return restored.ok ? succeed({ ...restored.value, before: before.value.commit }) : restored;
+      }),
+    );
+  }
+
+  /** The files changed from the checkpoint to the work tree, hunk by hunk, for a review. */
+  review(commit: string): Promise<CheckpointOutcome<ReviewedFile[]>> {
+    return this.exclusive(async (git) => {
+      const id = await this.knownCheckpoint(git, commit);
+      if (!id.ok) return id;
+      const now = await captureWorkTree(git, this.capture);
+      if (!now.ok) return now;
+      return reviewChanges(git, id.value, now.value.tree);
+    });
+  }
+
+  /**
+   * Takes back what a review rejected in one file (some hunks, or the whole file) to how it was at
+   * `commit`. Takes a checkpoint first, so the rejection can be undone.
+   */
+  reject(commit: string, request: RejectRequest): Promise<CheckpointOutcome<RejectResult>> {
+    return this.reported(
+      this.exclusive(async (git) => {
+        const id = await this.knownCheckpoint(git, commit);
+        if (!id.ok) return id;
+        const before = await this.snapshotNow(git, `Before rejecting changes to ${request.path}`);
+        if (!before.ok) return before;
+        const rejected = await rejectChange(git, id.value, before.value.commit, request);
+        return rejected.ok ? succeed({ ...rejected.value, before: before.value.commit }) : rejected;
       }),
     );
   }

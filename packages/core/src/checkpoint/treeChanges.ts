@@ -9,6 +9,8 @@ export interface TreeChange {
   toMode: string;
   /** The object in the first tree (all zeros for "A"). */
   fromId: string;
+  /** The object in the second tree (all zeros for "D"). */
+  toId: string;
 }
 
 export const gitlinkMode = "160000";
@@ -24,12 +26,12 @@ export async function treeChanges(
   const changes: TreeChange[] = [];
   // Records come in pairs: ":<from mode> <to mode> <from id> <to id> <status>", then the path.
   for (let index = 0; index + 1 < fields.value.length; index += 2) {
-    const [fromMode = "", toMode = "", fromId = "", , status = ""] = (fields.value[index] ?? "")
+    const [fromMode = "", toMode = "", fromId = "", toId = "", status = ""] = (fields.value[index] ?? "")
       .slice(1)
       .split(" ");
     const path = fields.value[index + 1] ?? "";
     if (status === "A" || status === "D" || status === "M" || status === "T") {
-      changes.push({ path, status, fromMode, toMode, fromId });
+      changes.push({ path, status, fromMode, toMode, fromId, toId });
     }
   }
   return succeed(changes);
