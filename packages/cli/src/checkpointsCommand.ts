@@ -103,7 +103,9 @@ function list({ io, store, values }: Context, ref: string | undefined, projectRo
         ? `before message: ${prompts.get(checkpoint.messageId ?? "") ?? ""}`
         : checkpoint.reason === "tool_call"
           ? `before tool call ${checkpoint.callId ?? ""}`
-          : "before a restore";
+          : checkpoint.reason === "before_reject"
+            ? "before rejecting changes"
+            : "before a restore";
     io.stdout(`${shortIds.get(checkpoint.id)!.padEnd(width)}  ${at}  ${what}\n`);
   }
   return exitCodes.completed;

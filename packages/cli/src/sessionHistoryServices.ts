@@ -7,7 +7,13 @@ import { exactSession, type StoreAccess, withStore } from "./serveStore.js";
 
 type SessionHistoryServices = Pick<
   WorkspaceServices,
-  "storedSessions" | "checkpoints" | "checkpointDiff" | "restoreCheckpoint" | "trace"
+  | "storedSessions"
+  | "checkpoints"
+  | "checkpointDiff"
+  | "checkpointChanges"
+  | "rejectChanges"
+  | "restoreCheckpoint"
+  | "trace"
 >;
 
 /** What the session database holds about past sessions: the list, checkpoints and traces. */
@@ -34,6 +40,45 @@ export function sessionHistoryServices(access: StoreAccess): SessionHistoryServi
         if (!shadow.ok) return serviceError("failed", shadow.error.code, shadow.error.message);
         const diff = await shadow.value.diff(checkpoint.commit);
         return diff.ok ? served(diff.value) : serviceError("failed", diff.error.code, diff.error.message);
+      }),
+
+    checkpointChanges: (sessionId, checkpointId) =>
+      withStore(access, async (store) => {
+        const found = sessionCheckpoint(store, sessionId, checkpointId);
+        if (!found.ok) return found;
+        const { session, checkpoint } = found.value;
+        const shadow = await checkpointRepositoryFor(access.latheHome, session.projectRoot);
+        if (!shadow.ok) return serviceError("failed", shadow.error.code, shadow.error.message);
+        const files = await shadow.value.review(checkpoint.commit);
+        return files.ok
+          ? served({ files: files.value })
+          : serviceError("failed", files.error.code, files.error.message);
+      }),
+
+    rejectChanges: (sessionId, checkpointId, parts) =>
+      withStore(access, async (store) => {
+        const found = sessionCheckpoint(store, sessionId, checkpointId);
+        if (!found.ok) return found;
+        const { session, checkpoint } = found.value;
+        const shadow = await checkpointRepositoryFor(access.latheHome, session.projectRoot);
+        if (!shadow.ok) return serviceError("failed", shadow.error.code, shadow.error.message);
+        const rejected = await shadow.value.reject(checkpoint.commit, parts);
+        if (!rejected.ok) {
+          const { code, message } = rejected.error;
+          const refused = code === "E_STALE_FILE" || code === "E_INVALID_ARGS" || code === "E_PATH_TRAVERSAL";
+          return serviceError(
+            code === "E_STALE_FILE" ? "conflict" : refused ? "invalid" : "failed",
+            code,
+            message,
+          );
+        }
+        const { written, removed, before } = rejected.value;
+        const record = store.addCheckpoint({
+          sessionId: session.id,
+          reason: "before_reject",
+          commit: before,
+        });
+        return served({ written, removed, before: record.id });
       }),
 
     restoreCheckpoint: (sessionId, checkpointId, parts) =>

@@ -693,6 +693,62 @@ describe.skipIf(noBrowser)(
       expectNoPageErrors();
     });
 
+    it("reviews a run's changes: accepts a hunk, rejects another and a deletion made by a command, undoes", async () => {
+      const numbered = (change: Record<number, string> = {}) =>
+        Array.from({ length: 30 }, (_, index) => `${change[index + 1] ?? `line ${index + 1}`}\n`).join("");
+      const { page, root } = await start({
+        approvalMode: "yolo",
+        files: { "app.ts": numbered(), "notes.md": "# Notes\n" },
+        turns: [
+          read("app.ts"),
+          {
+            tool_calls: [
+              {
+                name: "write_file",
+                arguments: { path: "app.ts", contents: numbered({ 3: "three", 20: "twenty" }) },
+              },
+            ],
+          },
+          { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "rm notes.md" } }] },
+          { text: "Done." },
+        ],
+      });
+      const onDisk = (file: string) =>
+        existsSync(join(root, file)) ? readFileSync(join(root, file), "utf8") : undefined;
+      await sendMessage(page, "Tidy up");
+      await page.getByTestId("assistant-message").filter({ hasText: "Done." }).waitFor();
+      await waitForRunState(page, "idle");
+
+      await page.getByTestId("tab-changes").click();
+      const file = (path: string) => page.locator(`[data-testid="changed-file"][data-path="${path}"]`);
+      await file("app.ts").waitFor();
+      expect(await texts(page.getByTestId("changes-summary").locator("span").first())).toEqual(["2 files"]);
+      expect(await file("app.ts").getAttribute("data-status")).toBe("modified");
+      expect(await file("notes.md").getAttribute("data-status")).toBe("deleted");
+      await screenshot(page, "r-changes");
+
+      await file("app.ts").locator(".lp-change-path").click();
+      const hunks = file("app.ts").getByTestId("change-hunk");
+      await expect.poll(() => hunks.count()).toBe(2);
+      await hunks.nth(0).getByTestId("accept-hunk").click();
+      expect(await hunks.nth(0).getAttribute("data-accepted")).toBe("true");
+      await hunks.nth(1).getByTestId("reject-hunk").click();
+      await expect.poll(() => onDisk("app.ts")).toBe(numbered({ 3: "three" }));
+
+      await file("notes.md").getByTestId("reject-file").click();
+      await expect.poll(() => onDisk("notes.md")).toBe("# Notes\n");
+      await page.getByTestId("undo-rejection").waitFor();
+      // What is left of app.ts is the hunk accepted before: it stays accepted.
+      await expect.poll(() => file("notes.md").count()).toBe(0);
+      expect(await file("app.ts").getAttribute("data-accepted")).toBe("true");
+      await screenshot(page, "r-changes-rejected");
+
+      await page.getByTestId("undo-rejection").getByRole("button", { name: "Undo" }).click();
+      await expect.poll(() => onDisk("notes.md"), { timeout: 15_000 }).toBeUndefined();
+      expect(onDisk("app.ts")).toBe(numbered({ 3: "three" }));
+      expectNoPageErrors();
+    });
+
     it("reopens the same session after a reload mid-run, and the run goes on", async () => {
       const { page, root, sessionId } = await start({
         files: { "config.json": '{ "debug": false }\n' },

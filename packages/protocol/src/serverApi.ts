@@ -91,7 +91,7 @@ export type StoredSessionSummary = z.infer<typeof storedSessionSummarySchema>;
 /** `GET /api/sessions/:id/checkpoints`, oldest first. */
 export const checkpointSummarySchema = z.object({
   id: z.string(),
-  reason: z.enum(["user_message", "tool_call", "before_restore"]),
+  reason: z.enum(["user_message", "tool_call", "before_restore", "before_reject"]),
   messageId: z.string().optional(),
   callId: z.string().optional(),
   commit: z.string(),
@@ -125,6 +125,50 @@ export const checkpointRestoreSchema = z.object({
   streamId: z.string().optional(),
 });
 export type CheckpointRestoreReply = z.infer<typeof checkpointRestoreSchema>;
+
+/** One hunk of a file's changes: where it sits on both sides (0-based) and its lines, " ", "-" or "+" first. */
+export const changeHunkSchema = z.object({
+  oldIndex: z.number().int().nonnegative(),
+  oldCount: z.number().int().nonnegative(),
+  newIndex: z.number().int().nonnegative(),
+  newCount: z.number().int().nonnegative(),
+  lines: z.array(z.string()),
+});
+
+/**
+ * `GET /api/sessions/:id/checkpoints/:checkpointId/changes`: every file changed since the
+ * checkpoint (by the agent or by anything else, a command included), hunk by hunk, for a review.
+ */
+export const checkpointChangesSchema = z.object({
+  files: z.array(
+    z.object({
+      path: z.string(),
+      status: z.enum(["added", "modified", "deleted"]),
+      /** Rejected whole only: created or deleted since, binary, a link, a mode change, or very large. */
+      whole: z.boolean(),
+      added: z.number().int().nonnegative(),
+      removed: z.number().int().nonnegative(),
+      hunks: z.array(changeHunkSchema),
+      /** The file's content now; a rejection names it, so a file changed since is left alone. */
+      version: z.string(),
+    }),
+  ),
+});
+export type CheckpointChangesReply = z.infer<typeof checkpointChangesSchema>;
+export type ChangedFile = CheckpointChangesReply["files"][number];
+
+/**
+ * `POST /api/sessions/:id/checkpoints/:checkpointId/reject` with `{ path, version, hunks? }`: puts
+ * the chosen hunks of one file (all of it without `hunks`) back as the checkpoint had them, after a
+ * checkpoint (`before`) whose restore undoes it. The session must be idle.
+ */
+export const checkpointRejectSchema = z.object({
+  written: z.array(z.string()),
+  removed: z.array(z.string()),
+  /** The checkpoint taken just before, in the session's list: restoring its code undoes the rejection. */
+  before: z.string(),
+});
+export type CheckpointRejectReply = z.infer<typeof checkpointRejectSchema>;
 
 /** `GET /api/sessions/:id/trace`: the stored spans of the session's runs. */
 export const traceReplySchema = z.object({ spans: z.array(spanRecordSchema) });

@@ -1,14 +1,14 @@
 import type { CheckpointRestoreReply } from "@lathe/protocol";
 import { type ApiCall, serviceReply, withServices } from "./apiContext.js";
 import { errorReply, type Reply, reply } from "./httpJson.js";
-import { restoreBody } from "./requestBodies.js";
+import { rejectBody, restoreBody } from "./requestBodies.js";
 import { methodNotAllowed, noRoute, readBody, readQuery } from "./requestParsing.js";
 import { noQuery } from "./requestQueries.js";
 import type { WorkspaceServices } from "./workspaceServices.js";
 
 /**
- * `GET /api/sessions/:id/checkpoints`, `GET …/checkpoints/:checkpointId/diff` and
- * `POST …/checkpoints/:checkpointId/restore`, for any stored session, open here or not.
+ * `GET /api/sessions/:id/checkpoints`, `GET …/checkpoints/:checkpointId/diff` and `…/changes`,
+ * `POST …/checkpoints/:checkpointId/restore` and `…/reject`, for any stored session, open here or not.
  * `call.rest` is what follows `checkpoints`.
  */
 export function checkpointRoutes(call: ApiCall, sessionId: string): Promise<Reply> {
@@ -29,6 +29,14 @@ export function checkpointRoutes(call: ApiCall, sessionId: string): Promise<Repl
     if (action === "restore") {
       if (method !== "POST") return methodNotAllowed(method);
       return restore(call, services, sessionId, checkpointId);
+    }
+    if (action === "changes") {
+      if (method !== "GET") return methodNotAllowed(method);
+      return serviceReply(await services.checkpointChanges(sessionId, checkpointId));
+    }
+    if (action === "reject") {
+      if (method !== "POST") return methodNotAllowed(method);
+      return reject(call, services, sessionId, checkpointId);
     }
     return noRoute(call.url.pathname);
   });
@@ -63,4 +71,24 @@ async function restore(
     streamId: outcome.reopened?.streamId,
   };
   return reply(200, restored);
+}
+
+/**
+ * A rejection changes files the engine may be working on: a running session is refused, as for a
+ * restore. The engine keeps no file contents of its own, so an idle one goes on as it is; its
+ * stale-file check makes the model read a rejected file again before editing it.
+ */
+async function reject(
+  call: ApiCall,
+  services: WorkspaceServices,
+  sessionId: string,
+  checkpointId: string,
+): Promise<Reply> {
+  const parsed = await readBody(call.request, rejectBody);
+  if (!parsed.ok) return parsed.reply;
+  const live = call.context.hub.get(sessionId);
+  if (live && live.summary().state !== "idle") {
+    return errorReply(409, "E_SESSION_BUSY", "The session is running: stop it or wait for it, then reject.");
+  }
+  return serviceReply(await services.rejectChanges(sessionId, checkpointId, parsed.data));
 }

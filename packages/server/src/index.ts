@@ -11,6 +11,7 @@ export type { SessionCreated, SessionFactory, SessionRequest } from "./sessionFa
 export { type RunningServer, type ServerOptions, startServer } from "./startServer.js";
 export {
   type CheckpointRestored,
+  type RejectParts,
   type RestoreParts,
   type ServiceError,
   type ServiceFailureKind,

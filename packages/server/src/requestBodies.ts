@@ -46,6 +46,12 @@ export const restoreBody = z
   .strictObject({ code: z.boolean().default(true), conversation: z.boolean().default(true) })
   .refine((parts) => parts.code || parts.conversation, "restore the code, the conversation or both");
 
+export const rejectBody = z.strictObject({
+  path: z.string().min(1),
+  version: z.string().min(1),
+  hunks: z.array(z.number().int().nonnegative()).min(1).optional(),
+});
+
 /** The services check the settings themselves (against the face's own schema); here only the shape. */
 export const settingsBody = z.strictObject({ settings: z.record(z.string(), z.unknown()) });
 

@@ -1,5 +1,7 @@
 import type {
+  CheckpointChangesReply,
   CheckpointDiffReply,
+  CheckpointRejectReply,
   CheckpointRestoreReply,
   CheckpointSummary,
   McpServerList,
@@ -38,6 +40,14 @@ export function serviceError<T = never>(
 }
 
 /** What to put back: both by default; `code: false` is the conversation alone and the reverse. */
+/** One file's rejected changes: the hunks (by index into the review's), or the whole file. */
+export interface RejectParts {
+  path: string;
+  /** The file's version the review showed. */
+  version: string;
+  hunks?: number[];
+}
+
 export interface RestoreParts {
   code: boolean;
   conversation: boolean;
@@ -58,6 +68,14 @@ export interface WorkspaceServices {
   /** Oldest first. */
   checkpoints(sessionId: string): Promise<ServiceResult<CheckpointSummary[]>>;
   checkpointDiff(sessionId: string, checkpointId: string): Promise<ServiceResult<CheckpointDiffReply>>;
+  /** The changes since the checkpoint, file by file and hunk by hunk. */
+  checkpointChanges(sessionId: string, checkpointId: string): Promise<ServiceResult<CheckpointChangesReply>>;
+  /** Called only while the session is not running: takes back one file's rejected changes. */
+  rejectChanges(
+    sessionId: string,
+    checkpointId: string,
+    parts: RejectParts,
+  ): Promise<ServiceResult<CheckpointRejectReply>>;
   /** Called only while no engine holds the session: the server closes an open one first. */
   restoreCheckpoint(
     sessionId: string,

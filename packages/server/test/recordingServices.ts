@@ -1,4 +1,4 @@
-import { type ServiceResult, served, type WorkspaceServices } from "@lathe/server";
+import { type RejectParts, type ServiceResult, served, type WorkspaceServices } from "@lathe/server";
 
 export interface ServiceCall {
   method: keyof WorkspaceServices;
@@ -46,6 +46,16 @@ export class RecordingServices implements WorkspaceServices {
   }
   checkpointDiff(sessionId: string, checkpointId: string) {
     return this.answer("checkpointDiff", [sessionId, checkpointId], { files: [], patch: "" });
+  }
+  checkpointChanges(sessionId: string, checkpointId: string) {
+    return this.answer("checkpointChanges", [sessionId, checkpointId], { files: [] });
+  }
+  rejectChanges(sessionId: string, checkpointId: string, parts: RejectParts) {
+    return this.answer("rejectChanges", [sessionId, checkpointId, parts], {
+      written: [parts.path],
+      removed: [],
+      before: "before-reject",
+    });
   }
   restoreCheckpoint(
     sessionId: string,

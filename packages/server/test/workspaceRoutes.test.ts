@@ -37,6 +37,14 @@ describe("workspace routes hand validated requests to the services", () => {
     expect((await t.api("GET", `/api/stored-sessions${q({ projectRoot: linked })}`)).status).toBe(200);
     expect((await t.api("GET", "/api/sessions/s1/checkpoints")).status).toBe(200);
     expect((await t.api("GET", "/api/sessions/s1/checkpoints/c1/diff")).status).toBe(200);
+    expect((await t.api("GET", "/api/sessions/s1/checkpoints/c1/changes")).body).toEqual({ files: [] });
+    expect(
+      await t.api("POST", "/api/sessions/s1/checkpoints/c1/reject", {
+        path: "a.ts",
+        version: "v1",
+        hunks: [1],
+      }),
+    ).toEqual({ status: 200, body: { written: ["a.ts"], removed: [], before: "before-reject" } });
     expect((await t.api("GET", "/api/sessions/s1/trace")).body).toEqual({ spans: [] });
     expect((await t.api("GET", "/api/settings")).status).toBe(200);
     expect((await t.api("PUT", "/api/settings", { settings: { model: "openai:gpt-4.1" } })).status).toBe(200);
@@ -58,6 +66,8 @@ describe("workspace routes hand validated requests to the services", () => {
       { method: "storedSessions", args: [real] },
       { method: "checkpoints", args: ["s1"] },
       { method: "checkpointDiff", args: ["s1", "c1"] },
+      { method: "checkpointChanges", args: ["s1", "c1"] },
+      { method: "rejectChanges", args: ["s1", "c1", { path: "a.ts", version: "v1", hunks: [1] }] },
       { method: "trace", args: ["s1"] },
       { method: "settings", args: [] },
       { method: "updateSettings", args: [{ model: "openai:gpt-4.1" }] },
@@ -87,6 +97,10 @@ describe("workspace routes hand validated requests to the services", () => {
       ["POST", "/api/sessions/s1/checkpoints/c1/restore", { code: false, conversation: false }],
       ["POST", "/api/sessions/s1/checkpoints/c1/restore", { code: "yes" }],
       ["POST", "/api/sessions/s1/checkpoints/c1/restore", { files: true }],
+      ["POST", "/api/sessions/s1/checkpoints/c1/reject", { path: "a.ts" }],
+      ["POST", "/api/sessions/s1/checkpoints/c1/reject", { path: "a.ts", version: "v1", hunks: [] }],
+      ["POST", "/api/sessions/s1/checkpoints/c1/reject", { path: "a.ts", version: "v1", hunks: [-1] }],
+      ["POST", "/api/sessions/s1/checkpoints/c1/reject", { path: "", version: "v1" }],
       ["GET", `/api/files${q({ projectRoot: "relative" })}`],
       ["GET", `/api/mentions${q({ projectRoot: root, q: "a", more: "b" })}`],
     ];
@@ -204,6 +218,13 @@ describe("checkpoint restore of an open session", () => {
     const refused = await t.api("POST", `/api/sessions/${id}/checkpoints/c1/restore`, {});
     expect(refused.status).toBe(409);
     expect(errorCode(refused)).toBe("E_SESSION_BUSY");
+    // Rejecting reviewed changes is refused the same way: the run may be writing those files.
+    const rejected = await t.api("POST", `/api/sessions/${id}/checkpoints/c1/reject`, {
+      path: "n.txt",
+      version: "v",
+    });
+    expect(rejected.status).toBe(409);
+    expect(errorCode(rejected)).toBe("E_SESSION_BUSY");
     expect(services.calls).toEqual([]);
     expect(factory.made[0]!.closed).toBe(false);
     expect((await t.api("GET", `/api/sessions/${id}`)).body).toMatchObject({ state: "awaiting_approval" });

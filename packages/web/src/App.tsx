@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiFailure, api } from "./api/httpApi.js";
 import { ChatView } from "./chat/ChatView.js";
 import {
+  ChangesView,
   CheckpointList,
   checkpointLabel,
   FileTree,
@@ -16,7 +17,7 @@ import type { UserItem } from "./state/sessionView.js";
 import { TrustPrompt } from "./trust/TrustPrompt.js";
 
 const modes: Mode[] = ["agent", "plan", "ask", "debug"];
-type SideTab = "checkpoints" | "trace" | "settings";
+type SideTab = "changes" | "checkpoints" | "trace" | "settings";
 
 function describe(error: unknown): string {
   if (error instanceof ApiFailure) return `${error.code}: ${error.message}`;
@@ -282,7 +283,7 @@ export function App() {
       </main>
       <aside className="right-side">
         <nav className="tabs">
-          {(["checkpoints", "trace", "settings"] as const).map((name) => (
+          {(["changes", "checkpoints", "trace", "settings"] as const).map((name) => (
             <button
               type="button"
               key={name}
@@ -294,6 +295,17 @@ export function App() {
             </button>
           ))}
         </nav>
+        {tab === "changes" && sessionId && (
+          <ChangesView
+            sessionId={sessionId}
+            refreshKey={panelRefresh + (view?.fileRevision ?? 0)}
+            busy={busy}
+            onRestored={() => {
+              void openView(sessionId);
+              setRefresh((count) => count + 1);
+            }}
+          />
+        )}
         {tab === "checkpoints" && sessionId && (
           <CheckpointList
             sessionId={sessionId}

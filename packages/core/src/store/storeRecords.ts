@@ -49,7 +49,7 @@ export interface ToolCallRecord {
   startedAt: number;
 }
 
-export type CheckpointReason = "user_message" | "tool_call" | "before_restore";
+export type CheckpointReason = "user_message" | "tool_call" | "before_restore" | "before_reject";
 
 export interface CheckpointRecord {
   id: string;

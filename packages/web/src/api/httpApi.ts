@@ -1,5 +1,7 @@
 import type {
+  CheckpointChangesReply,
   CheckpointDiffReply,
+  CheckpointRejectReply,
   CheckpointRestoreReply,
   CheckpointSummary,
   FileListing,
@@ -111,6 +113,21 @@ export const api = {
     call<CheckpointRestoreReply>(
       "POST",
       `${session(id)}/checkpoints/${encodeURIComponent(checkpointId)}/restore`,
+      what,
+    ),
+  checkpointChanges: (id: string, checkpointId: string) =>
+    call<CheckpointChangesReply>(
+      "GET",
+      `${session(id)}/checkpoints/${encodeURIComponent(checkpointId)}/changes`,
+    ),
+  rejectChanges: (
+    id: string,
+    checkpointId: string,
+    what: { path: string; version: string; hunks?: number[] },
+  ) =>
+    call<CheckpointRejectReply>(
+      "POST",
+      `${session(id)}/checkpoints/${encodeURIComponent(checkpointId)}/reject`,
       what,
     ),
   trace: (id: string) => call<TraceReply>("GET", `${session(id)}/trace`),

@@ -6,6 +6,7 @@ const fallbackLabels: Record<CheckpointSummary["reason"], string> = {
   user_message: "Before message",
   tool_call: "Before tool call",
   before_restore: "Before restore",
+  before_reject: "Before rejecting changes",
 };
 
 const oneLine = (value: string, max: number) => {

@@ -1,3 +1,4 @@
+export { ChangesView, type ChangesViewProps } from "./ChangesView.js";
 export { CheckpointList, type CheckpointListProps } from "./CheckpointList.js";
 export { checkpointLabel } from "./checkpointLabel.js";
 export { FileTree, type FileTreeProps } from "./FileTree.js";
