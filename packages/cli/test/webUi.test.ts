@@ -656,6 +656,11 @@ describe.skipIf(noBrowser)(
         });
 
       await page.setViewportSize({ width: 1440, height: 900 });
+      // The status bar says how full the model's context is and where compaction starts.
+      const gauge = page.getByTestId("context-gauge");
+      await gauge.waitFor();
+      expect(Number(await gauge.getAttribute("data-used"))).toBeGreaterThan(0);
+      expect(await gauge.textContent()).toMatch(/^Context [\d.]+k? \/ \d+k · compacts at \d+k$/);
       expect(await width(".center")).toBeGreaterThanOrEqual(800);
       expect(await page.locator(".left-side").isVisible()).toBe(true);
       expect(await page.locator(".right-side").isVisible()).toBe(true);

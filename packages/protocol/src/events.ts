@@ -85,6 +85,10 @@ export const eventSchema = z.discriminatedUnion("type", [
     mode: modeSchema,
     model: z.string(),
     prompt: z.string(),
+    /** The model's context window and the request size, in tokens, at which history is compacted. */
+    context: z
+      .object({ window: z.number().int().positive(), compactAt: z.number().int().positive() })
+      .optional(),
   }),
   z.object({ type: z.literal("state_change"), ...base, from: runStateSchema, to: runStateSchema }),
   z.object({

@@ -123,6 +123,43 @@ describe("the session view", () => {
     expect(view.status).toMatchObject({ state: "idle", lastReason: "cancelled" });
   });
 
+  it("follows how full the context is: window and compaction point from the run, use from each turn", () => {
+    seq = 0;
+    const usage = (inputTokens: number, outputTokens: number) => ({
+      inputTokens,
+      outputTokens,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+      costUsd: 0,
+    });
+    const started = applyEvents(emptyView("s1"), [
+      ev({
+        type: "run_start",
+        mode: "agent",
+        model: "m",
+        prompt: "p",
+        context: { window: 100_000, compactAt: 80_000 },
+      }),
+    ]);
+    expect(started.status.context).toEqual({ window: 100_000, compactAt: 80_000, used: undefined });
+    const used = applyEvents(started, [
+      ev({ type: "usage", usage: usage(12_000, 500), total: usage(12_000, 500) }),
+    ]);
+    expect(used.status.context?.used).toBe(12_500);
+    const compacted = applyEvents(used, [
+      ev({
+        type: "compaction",
+        trigger: "auto",
+        tokensBefore: 85_000,
+        tokensAfter: 20_000,
+        prunedOutputs: 3,
+        summarized: true,
+        durationMs: 10,
+      }),
+    ]);
+    expect(compacted.status.context?.used).toBe(20_000);
+  });
+
   it("keeps a command's exit status on its card, live and from the stored history", () => {
     seq = 0;
     const live = applyEvents(emptyView("s1"), [

@@ -97,7 +97,13 @@ export class AgentRun {
   async execute(typed: string): Promise<RunResult> {
     const { host, progress: run } = this;
     this.mode = host.mode();
-    run.emit({ type: "run_start", mode: this.mode, model: host.model.modelId, prompt: typed });
+    run.emit({
+      type: "run_start",
+      mode: this.mode,
+      model: host.model.modelId,
+      prompt: typed,
+      context: { window: host.context.window, compactAt: host.context.compactAt },
+    });
     const command = await host.expandCommand(typed, this.signal);
     if (command?.ok === false) return endedBeforeModel(run, command.error);
     const text = command?.text ?? typed;

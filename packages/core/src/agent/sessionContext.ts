@@ -6,6 +6,7 @@ import {
   compact,
   emptyCompactionState,
   needsCompaction,
+  resolveCompactionSettings,
   viewForRequest,
 } from "../context/compaction/index.js";
 import { buildDynamicContext, EditorStateTracker, type RecentEdit } from "../context/dynamic/index.js";
@@ -93,6 +94,15 @@ export class SessionContext {
   /** The last tool list sent and its JSON: a run offers the same list, unchanged, to every request. */
   private toolsJsonOf?: { specs: readonly ToolSpec[]; json: string };
   readonly window: number;
+
+  /** The request size, in tokens, past which history is compacted (SPEC §6). */
+  get compactAt(): number {
+    const { threshold } = resolveCompactionSettings({
+      window: this.window,
+      threshold: this.options.settings.compaction?.threshold,
+    });
+    return Math.floor(threshold * this.window);
+  }
 
   constructor(
     private readonly options: {

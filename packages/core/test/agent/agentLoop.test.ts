@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import type { RunResult } from "@lathe/core";
+import { lookupModel, type RunResult } from "@lathe/core";
 import {
   type FakeLlm,
   type FakeTurn,
@@ -89,6 +89,13 @@ describe("the agent loop", () => {
         .join(""),
     ).toBe("first answer");
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+    // The run says how large the context may grow before the history is compacted.
+    const start = events[0]!;
+    const window = start.type === "run_start" ? lookupModel(start.model).contextWindow : 0;
+    expect(start).toMatchObject({
+      type: "run_start",
+      context: { window, compactAt: Math.floor(0.8 * window) },
+    });
     const second = await session.send("two");
     expect(second.final).toBe("second answer");
     expect(session.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);

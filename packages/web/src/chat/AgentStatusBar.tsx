@@ -42,6 +42,7 @@ export function AgentStatusBar({
         </span>
       )}
       <span data-testid="tokens">{tokens.toLocaleString("en")} tokens</span>
+      {status.context?.used !== undefined && <ContextGauge {...status.context} used={status.context.used} />}
       <span data-testid="cost">${status.usage.costUsd.toFixed(4)}</span>
       {status.model && <span className="status-model">{status.model}</span>}
       <span className={`connection connection-${connection}`} data-testid="connection">
@@ -49,5 +50,28 @@ export function AgentStatusBar({
       </span>
       {failure && <span className="status-failure">{failure}</span>}
     </div>
+  );
+}
+
+const thousands = (tokens: number) =>
+  tokens >= 1000 ? `${(tokens / 1000).toFixed(tokens >= 10_000 ? 0 : 1)}k` : String(tokens);
+
+/** How full the context is, and how far from the size at which the history gets compacted. */
+function ContextGauge({ window, compactAt, used }: { window: number; compactAt: number; used: number }) {
+  const share = Math.min(1, used / window);
+  const near = used >= compactAt * 0.9;
+  return (
+    <span
+      className={`context-gauge${near ? " context-near" : ""}`}
+      data-testid="context-gauge"
+      data-used={used}
+      title={`${used.toLocaleString("en")} of ${window.toLocaleString("en")} tokens in the context; the history is compacted past ${compactAt.toLocaleString("en")}.`}
+    >
+      <span className="context-bar" aria-hidden="true">
+        <span className="context-fill" style={{ width: `${Math.round(share * 100)}%` }} />
+        <span className="context-mark" style={{ left: `${Math.round((compactAt / window) * 100)}%` }} />
+      </span>
+      Context {thousands(used)} / {thousands(window)} · compacts at {thousands(compactAt)}
+    </span>
   );
 }

@@ -113,6 +113,11 @@ export interface StatusLine {
   usage: Usage;
   model?: string;
   mode: Mode;
+  /**
+   * How full the model's context is: its window and the request size at which history is
+   * compacted (from the run's start), and what the last request and its answer used.
+   */
+  context?: { window: number; compactAt: number; used?: number };
   /** Why the newest run ended. */
   lastReason?: string;
 }
@@ -323,6 +328,7 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
       view.items.push({ kind: "user", key: `run:${event.runId}`, text: event.prompt });
       view.status.mode = event.mode;
       view.status.model = event.model;
+      if (event.context) view.status.context = { ...event.context, used: view.status.context?.used };
       view.status.iteration = 0;
       delete view.status.lastReason;
       return;
@@ -456,6 +462,13 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
       return;
     case "usage":
       view.status.usage = event.total;
+      // The next request carries this one's input and its answer.
+      if (view.status.context) {
+        view.status.context = {
+          ...view.status.context,
+          used: event.usage.inputTokens + event.usage.outputTokens,
+        };
+      }
       return;
     case "turn_end":
       finishStreaming(view);
@@ -477,6 +490,7 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
       });
       return;
     case "compaction":
+      if (view.status.context) view.status.context = { ...view.status.context, used: event.tokensAfter };
       view.items.push({
         kind: "notice",
         key: `compaction:${event.seq}`,
