@@ -1,5 +1,5 @@
-import type { CheckpointRecord, SessionInfo, SessionStore } from "@lathe/core";
-import type { CheckpointSummary, StoredSessionSummary } from "@lathe/protocol";
+import type { CheckpointRecord, SessionInfo, SessionStore, ShadowRepository } from "@lathe/core";
+import type { CheckpointSummary, LatheErrorInfo, StoredSessionSummary } from "@lathe/protocol";
 import { type ServiceResult, served, serviceError, type WorkspaceServices } from "@lathe/server";
 import { checkpointRepositoryFor } from "./checkpointRepository.js";
 import { restoreCheckpoint } from "./checkpointRestore.js";
@@ -32,45 +32,27 @@ export function sessionHistoryServices(access: StoreAccess): SessionHistoryServi
       }),
 
     checkpointDiff: (sessionId, checkpointId) =>
-      withStore(access, async (store) => {
-        const found = sessionCheckpoint(store, sessionId, checkpointId);
-        if (!found.ok) return found;
-        const { session, checkpoint } = found.value;
-        const shadow = await checkpointRepositoryFor(access.latheHome, session.projectRoot);
-        if (!shadow.ok) return serviceError("failed", shadow.error.code, shadow.error.message);
-        const diff = await shadow.value.diff(checkpoint.commit);
-        return diff.ok ? served(diff.value) : serviceError("failed", diff.error.code, diff.error.message);
+      onCheckpoint(access, sessionId, checkpointId, async ({ shadow, checkpoint }) => {
+        const diff = await shadow.diff(checkpoint.commit);
+        return diff.ok ? served(diff.value) : failed(diff.error);
       }),
 
     checkpointChanges: (sessionId, checkpointId) =>
-      withStore(access, async (store) => {
-        const found = sessionCheckpoint(store, sessionId, checkpointId);
-        if (!found.ok) return found;
-        const { session, checkpoint } = found.value;
-        const shadow = await checkpointRepositoryFor(access.latheHome, session.projectRoot);
-        if (!shadow.ok) return serviceError("failed", shadow.error.code, shadow.error.message);
-        const files = await shadow.value.review(checkpoint.commit);
-        return files.ok
-          ? served({ files: files.value })
-          : serviceError("failed", files.error.code, files.error.message);
+      onCheckpoint(access, sessionId, checkpointId, async ({ shadow, checkpoint }) => {
+        const files = await shadow.review(checkpoint.commit);
+        return files.ok ? served({ files: files.value }) : failed(files.error);
       }),
 
     rejectChanges: (sessionId, checkpointId, parts) =>
-      withStore(access, async (store) => {
-        const found = sessionCheckpoint(store, sessionId, checkpointId);
-        if (!found.ok) return found;
-        const { session, checkpoint } = found.value;
-        const shadow = await checkpointRepositoryFor(access.latheHome, session.projectRoot);
-        if (!shadow.ok) return serviceError("failed", shadow.error.code, shadow.error.message);
-        const rejected = await shadow.value.reject(checkpoint.commit, parts);
+      onCheckpoint(access, sessionId, checkpointId, async ({ shadow, checkpoint, session, store }) => {
+        const rejected = await shadow.reject(checkpoint.commit, parts);
         if (!rejected.ok) {
           const { code, message } = rejected.error;
-          const refused = code === "E_STALE_FILE" || code === "E_INVALID_ARGS" || code === "E_PATH_TRAVERSAL";
-          return serviceError(
-            code === "E_STALE_FILE" ? "conflict" : refused ? "invalid" : "failed",
-            code,
-            message,
-          );
+          // A file changed since the review is a conflict; a bad request or path, the caller's to fix.
+          if (code === "E_STALE_FILE") return serviceError("conflict", code, message);
+          if (code === "E_INVALID_ARGS" || code === "E_PATH_TRAVERSAL")
+            return serviceError("invalid", code, message);
+          return failed(rejected.error);
         }
         const { written, removed, before } = rejected.value;
         const record = store.addCheckpoint({
@@ -105,6 +87,31 @@ export function sessionHistoryServices(access: StoreAccess): SessionHistoryServi
         return session.ok ? served({ spans: store.spans(session.value.id) }) : session;
       }),
   };
+}
+
+/** The session's checkpoint and its project's shadow repository, for work that needs both. */
+function onCheckpoint<T>(
+  access: StoreAccess,
+  sessionId: string,
+  checkpointId: string,
+  work: (found: {
+    store: SessionStore;
+    session: SessionInfo;
+    checkpoint: CheckpointRecord;
+    shadow: ShadowRepository;
+  }) => Promise<ServiceResult<T>>,
+): Promise<ServiceResult<T>> {
+  return withStore(access, async (store) => {
+    const found = sessionCheckpoint(store, sessionId, checkpointId);
+    if (!found.ok) return found;
+    const shadow = await checkpointRepositoryFor(access.latheHome, found.value.session.projectRoot);
+    if (!shadow.ok) return failed(shadow.error);
+    return work({ store, ...found.value, shadow: shadow.value });
+  });
+}
+
+function failed<T>(error: LatheErrorInfo): ServiceResult<T> {
+  return serviceError("failed", error.code, error.message);
 }
 
 /**

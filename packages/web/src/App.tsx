@@ -33,7 +33,7 @@ export function App() {
   const [refresh, setRefresh] = useState(0);
   const [tab, setTab] = useState<SideTab>("checkpoints");
   // On a narrow window the side panels are drawers over the chat: which one is out, if any.
-  const [drawer, setDrawer] = useState<"left" | "right">();
+  const [drawer, setDrawer] = useState<Drawer>();
   const [insertion, setInsertion] = useState<{ text: string; nonce: number }>();
   const view = useSessionStore((store) => store.view);
   const openView = useSessionStore((store) => store.open);
@@ -170,15 +170,7 @@ export function App() {
   return (
     <div className="app" data-testid="app" data-drawer={drawer}>
       <header className="top-bar">
-        <button
-          type="button"
-          className="drawer-toggle"
-          data-testid="toggle-left"
-          aria-expanded={drawer === "left"}
-          onClick={() => setDrawer(drawer === "left" ? undefined : "left")}
-        >
-          Sessions
-        </button>
+        <DrawerToggle side="left" label="Sessions" drawer={drawer} onToggle={setDrawer} />
         <span className="brand">Lathe</span>
         <input
           className="project-root"
@@ -219,15 +211,7 @@ export function App() {
           projectRoot={projectRoot}
           onTrusted={() => setRefresh((count) => count + 1)}
         />
-        <button
-          type="button"
-          className="drawer-toggle drawer-toggle-right"
-          data-testid="toggle-right"
-          aria-expanded={drawer === "right"}
-          onClick={() => setDrawer(drawer === "right" ? undefined : "right")}
-        >
-          Panels
-        </button>
+        <DrawerToggle side="right" label="Panels" drawer={drawer} onToggle={setDrawer} />
         {failure && (
           <button
             type="button"
@@ -328,5 +312,28 @@ export function App() {
         )}
       </aside>
     </div>
+  );
+}
+
+type Drawer = "left" | "right";
+
+/** On a narrow window, the button that slides a side panel out over the chat, or back. */
+function DrawerToggle(props: {
+  side: Drawer;
+  label: string;
+  drawer: Drawer | undefined;
+  onToggle(drawer: Drawer | undefined): void;
+}) {
+  const open = props.drawer === props.side;
+  return (
+    <button
+      type="button"
+      className={`drawer-toggle drawer-toggle-${props.side}`}
+      data-testid={`toggle-${props.side}`}
+      aria-expanded={open}
+      onClick={() => props.onToggle(open ? undefined : props.side)}
+    >
+      {props.label}
+    </button>
   );
 }

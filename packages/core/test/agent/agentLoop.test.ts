@@ -32,6 +32,18 @@ async function sessionFor(turns: FakeTurn[], options: ScriptedSessionOptions = {
   return { session: scripted.session, events: scripted.events, root: scripted.projectRoot };
 }
 
+/** Settles once the session starts running a tool. */
+function toolExecuting(session: { subscribe(listener: (event: { type: string }) => void): () => void }) {
+  return new Promise<void>((resolve) => {
+    const off = session.subscribe((event) => {
+      if (event.type === "tool_executing") {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
 describe("the agent loop", () => {
   it.each(wireProtocols)("does a read-then-write task over $modelId", async ({ modelId }) => {
     const { session, events, root } = await sessionFor(
@@ -209,14 +221,7 @@ describe("the agent loop", () => {
       { approvalMode: "yolo" },
     );
     const first = session.send("sleep a little");
-    await new Promise<void>((resolve) => {
-      const off = session.subscribe((event) => {
-        if (event.type === "tool_executing") {
-          off();
-          resolve();
-        }
-      });
-    });
+    await toolExecuting(session);
     const queued = session.send("also: be brief");
     const [a, b] = await Promise.all([first, queued]);
     expect(a.runId).toBe(b.runId);
@@ -245,14 +250,7 @@ describe("the agent loop", () => {
       [{ tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "sleep 30" } }] }, { text: "next" }],
       { approvalMode: "yolo" },
     );
-    const executing = new Promise<void>((resolve) => {
-      const off = session.subscribe((event) => {
-        if (event.type === "tool_executing") {
-          off();
-          resolve();
-        }
-      });
-    });
+    const executing = toolExecuting(session);
     const running = session.send("sleep");
     await executing;
     const queued = session.send("then this");
@@ -282,14 +280,7 @@ describe("the agent loop", () => {
       ],
       { approvalMode: "yolo" },
     );
-    const executing = new Promise<void>((resolve) => {
-      const off = session.subscribe((event) => {
-        if (event.type === "tool_executing") {
-          off();
-          resolve();
-        }
-      });
-    });
+    const executing = toolExecuting(session);
     const running = session.send("sleep");
     await executing;
     const pidFile = join(root, "pid.txt");

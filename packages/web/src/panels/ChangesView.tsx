@@ -245,25 +245,13 @@ function ChangedFileRow(props: {
         <span className="lp-added">+{file.added}</span>
         <span className="lp-removed">−{file.removed}</span>
         {!done && (
-          <span className="lp-push-right lp-button-group">
-            <button
-              type="button"
-              className="lp-button"
-              data-testid="accept-file"
-              onClick={() => props.onAccept(-1)}
-            >
-              Accept
-            </button>
-            <button
-              type="button"
-              className="lp-button lp-danger"
-              data-testid="reject-file"
-              disabled={!props.canReject}
-              onClick={() => props.onReject()}
-            >
-              Reject
-            </button>
-          </span>
+          <ReviewButtons
+            className="lp-push-right"
+            what="file"
+            canReject={props.canReject}
+            onAccept={() => props.onAccept(-1)}
+            onReject={() => props.onReject()}
+          />
         )}
       </div>
       {open &&
@@ -282,25 +270,13 @@ function ChangedFileRow(props: {
                 data-accepted={hunkDone}
               >
                 {!file.whole && !hunkDone && (
-                  <div className="lp-button-group lp-hunk-actions">
-                    <button
-                      type="button"
-                      className="lp-button"
-                      data-testid="accept-hunk"
-                      onClick={() => props.onAccept(index)}
-                    >
-                      Accept
-                    </button>
-                    <button
-                      type="button"
-                      className="lp-button lp-danger"
-                      data-testid="reject-hunk"
-                      disabled={!props.canReject}
-                      onClick={() => props.onReject(index)}
-                    >
-                      Reject
-                    </button>
-                  </div>
+                  <ReviewButtons
+                    className="lp-hunk-actions"
+                    what="hunk"
+                    canReject={props.canReject}
+                    onAccept={() => props.onAccept(index)}
+                    onReject={() => props.onReject(index)}
+                  />
                 )}
                 <HunkLines oldIndex={hunk.oldIndex} newIndex={hunk.newIndex} lines={hunk.lines} />
               </div>
@@ -308,6 +284,37 @@ function ChangedFileRow(props: {
           })
         ))}
     </li>
+  );
+}
+
+/** Accept (keep) or reject (put back) a file or a hunk. */
+function ReviewButtons(props: {
+  className: string;
+  what: "file" | "hunk";
+  canReject: boolean;
+  onAccept(): void;
+  onReject(): void;
+}) {
+  return (
+    <span className={`lp-button-group ${props.className}`}>
+      <button
+        type="button"
+        className="lp-button"
+        data-testid={`accept-${props.what}`}
+        onClick={props.onAccept}
+      >
+        Accept
+      </button>
+      <button
+        type="button"
+        className="lp-button lp-danger"
+        data-testid={`reject-${props.what}`}
+        disabled={!props.canReject}
+        onClick={props.onReject}
+      >
+        Reject
+      </button>
+    </span>
   );
 }
 
