@@ -754,6 +754,43 @@ describe.skipIf(noBrowser)(
       expectNoPageErrors();
     });
 
+    it("keeps a base URL per provider in Settings, offers the models it can use, and shows that Ollama needs no key", async () => {
+      const { page } = await start({ turns: [] });
+      await page.getByTestId("tab-settings").click();
+      await page.getByLabel("ollama base URL").waitFor();
+      expect(await page.getByLabel("ollama API key").count()).toBe(0);
+      expect(await page.getByText("needs no key").count()).toBe(1);
+
+      // The harness's own base URL for openai is there, and stays beside the new one.
+      const openai = `${served!.llm.url}/v1`;
+      expect(await page.getByLabel("openai base URL").inputValue()).toBe(openai);
+      const url = page.getByLabel("openai-compatible base URL");
+      await url.fill("http://127.0.0.1:1234/v1");
+      await url.press("Enter");
+      const stored = () =>
+        (JSON.parse(readFileSync(join(served!.home, "settings.json"), "utf8")) as { baseUrls?: unknown })
+          .baseUrls;
+      await expect.poll(stored).toEqual({ openai, "openai-compatible": "http://127.0.0.1:1234/v1" });
+      await screenshot(page, "s-settings-base-url");
+      // The default model offers the catalog's models of the providers with a key.
+      const choices = await page
+        .getByTestId("model-choices")
+        .locator("option")
+        .evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value));
+      expect(choices).toContain("openai:gpt-4.1");
+      expect(choices.every((choice) => choice.startsWith("openai:"))).toBe(true);
+
+      // Emptied and saved, the base URL goes; the others stay.
+      await url.fill("");
+      await url.press("Enter");
+      await expect.poll(stored).toEqual({ openai });
+      // With the last one, the whole field goes.
+      await page.getByLabel("openai base URL").fill("");
+      await page.getByLabel("openai base URL").press("Enter");
+      await expect.poll(stored).toBeUndefined();
+      expectNoPageErrors();
+    });
+
     it("reopens the same session after a reload mid-run, and the run goes on", async () => {
       const { page, root, sessionId } = await start({
         files: { "config.json": '{ "debug": false }\n' },

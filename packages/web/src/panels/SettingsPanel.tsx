@@ -54,7 +54,12 @@ function ProvidersSection() {
             ) : (
               <ul className="lp-list">
                 {reply.providers.map((provider) => (
-                  <ProviderKeyRow key={provider.name} provider={provider} onSaved={reload} />
+                  <ProviderKeyRow
+                    key={provider.name}
+                    provider={provider}
+                    baseUrls={savedBaseUrls(reply)}
+                    onSaved={reload}
+                  />
                 ))}
               </ul>
             )}
@@ -65,6 +70,18 @@ function ProvidersSection() {
     </SettingsSection>
   );
 }
+
+/** `baseUrls` of the stored settings: a base URL per provider. */
+function savedBaseUrls(reply: SettingsReply): Record<string, string> {
+  const stored = reply.settings.baseUrls;
+  if (typeof stored !== "object" || stored === null) return {};
+  return Object.fromEntries(
+    Object.entries(stored).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
+}
+
+/** Providers that run where the user says: no default address. Ollama also needs no key. */
+const needsBaseUrl = new Set(["ollama", "openai-compatible"]);
 
 function savedModel(reply: SettingsReply): string {
   const model = reply.settings.model;
@@ -77,7 +94,11 @@ const keySourceLabels: Record<SettingsReply["providers"][number]["source"], stri
   none: "no key",
 };
 
-function ProviderKeyRow(props: { provider: SettingsReply["providers"][number]; onSaved(): void }) {
+function ProviderKeyRow(props: {
+  provider: SettingsReply["providers"][number];
+  baseUrls: Record<string, string>;
+  onSaved(): void;
+}) {
   const { provider } = props;
   const [draftKey, setDraftKey] = useState("");
   const [saved, setSaved] = useState(false);
@@ -97,37 +118,83 @@ function ProviderKeyRow(props: { provider: SettingsReply["providers"][number]; o
     <li className="lp-item">
       <div className="lp-item-line">
         <span className="lp-item-title">{provider.name}</span>
-        <span className={`lp-badge ${provider.hasKey ? "lp-badge-ok" : "lp-badge-idle"}`}>
-          {provider.hasKey ? keySourceLabels[provider.source] : "no key"}
-        </span>
+        {provider.name === "ollama" ? (
+          <span className="lp-badge lp-badge-ok">needs no key</span>
+        ) : (
+          <span className={`lp-badge ${provider.hasKey ? "lp-badge-ok" : "lp-badge-idle"}`}>
+            {provider.hasKey ? keySourceLabels[provider.source] : "no key"}
+          </span>
+        )}
       </div>
-      <form className="lp-inline-form" onSubmit={submit}>
-        <input
-          type="password"
-          className="lp-input"
-          autoComplete="new-password"
-          spellCheck={false}
-          placeholder={provider.hasKey ? "Replace key" : "API key"}
-          aria-label={`${provider.name} API key`}
-          value={draftKey}
-          onChange={(event) => {
-            setDraftKey(event.target.value);
-            setSaved(false);
-          }}
-        />
-        <button type="submit" className="lp-button" disabled={save.pending || draftKey.trim() === ""}>
-          {save.pending ? "Saving…" : "Save"}
-        </button>
-      </form>
+      <BaseUrlForm provider={provider.name} baseUrls={props.baseUrls} onSaved={props.onSaved} />
+      {provider.name !== "ollama" && (
+        <form className="lp-inline-form" onSubmit={submit}>
+          <input
+            type="password"
+            className="lp-input"
+            autoComplete="new-password"
+            spellCheck={false}
+            placeholder={provider.hasKey ? "Replace key" : "API key"}
+            aria-label={`${provider.name} API key`}
+            value={draftKey}
+            onChange={(event) => {
+              setDraftKey(event.target.value);
+              setSaved(false);
+            }}
+          />
+          <button type="submit" className="lp-button" disabled={save.pending || draftKey.trim() === ""}>
+            {save.pending ? "Saving…" : "Save"}
+          </button>
+        </form>
+      )}
       {save.error ? <PanelStatus kind="error">{save.error}</PanelStatus> : null}
       {saved ? <p className="lp-hint">Key saved.</p> : null}
     </li>
   );
 }
 
+/** Where the provider's API is: kept in the settings' `baseUrls`, read by the next session opened. */
+function BaseUrlForm(props: { provider: string; baseUrls: Record<string, string>; onSaved(): void }) {
+  const { provider, baseUrls } = props;
+  const stored = baseUrls[provider] ?? "";
+  const [draft, setDraft] = useState(stored);
+  const save = useApiAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const { [provider]: _, ...others } = baseUrls;
+    const url = draft.trim();
+    const next = url === "" ? others : { ...others, [provider]: url };
+    // No base URL left: the field goes (null removes it), not an empty map.
+    const result = await save.run(() =>
+      api.updateSettings({ baseUrls: Object.keys(next).length === 0 ? null : next }),
+    );
+    if (result.ok) props.onSaved();
+  };
+  return (
+    <form className="lp-inline-form" onSubmit={submit}>
+      <input
+        type="url"
+        className="lp-input"
+        spellCheck={false}
+        placeholder={needsBaseUrl.has(provider) ? "Base URL (needed)" : "Base URL (default)"}
+        aria-label={`${provider} base URL`}
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+      />
+      <button type="submit" className="lp-button" disabled={save.pending || draft.trim() === stored}>
+        {save.pending ? "Saving…" : "Save"}
+      </button>
+      {save.error ? <PanelStatus kind="error">{save.error}</PanelStatus> : null}
+    </form>
+  );
+}
+
 function DefaultModelForm(props: { savedModel: string; onSaved(): void }) {
   const [draftModel, setDraftModel] = useState(props.savedModel);
   const inputId = useId();
+  const listId = useId();
+  // The catalog's models of the providers that have a key (and the configured ones), as choices.
+  const { resource: info } = useApiResource(api.info);
   const save = useApiAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -145,9 +212,13 @@ function DefaultModelForm(props: { savedModel: string; onSaved(): void }) {
           className="lp-input"
           spellCheck={false}
           placeholder="provider:model"
+          list={listId}
           value={draftModel}
           onChange={(event) => setDraftModel(event.target.value)}
         />
+        <datalist id={listId} data-testid="model-choices">
+          {info.status === "ready" && info.data.models.map((model) => <option key={model} value={model} />)}
+        </datalist>
         <button
           type="submit"
           className="lp-button"
