@@ -1,6 +1,14 @@
+import path from "node:path";
 import { loadMcpConfig, type McpServerConfig } from "@lathe/core";
 import type { McpServerList } from "@lathe/protocol";
-import { type ServiceResult, served } from "@lathe/server";
+import {
+  type McpServerChange,
+  type McpServerEntry,
+  type ServiceResult,
+  served,
+  serviceError,
+} from "@lathe/server";
+import { changeMcpFile } from "./mcp/mcpFileWrite.js";
 
 /**
  * Every `${env:NAME}` reads as itself, so a listing shows the configuration as written: a token
@@ -24,6 +32,7 @@ export function listMcpServers(latheHome: string, projectRoot: string): ServiceR
       transport: server.transport,
       target: targetOf(server),
       source: server.source,
+      removable: server.source === path.join(latheHome, "mcp.json"),
     })),
   });
 }
@@ -36,4 +45,17 @@ function targetOf(server: McpServerConfig): string {
 /** An argument as a shell would need it, so the command line reads unambiguously. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * A server added to or removed from the user's own `mcp.json`, for the web UI's Settings: checked
+ * as a session would read it, written atomically with every other entry kept.
+ */
+export async function changeUserMcpServer(
+  places: { latheHome: string; projectRoot: string },
+  change: { kind: "add"; name: string; entry: McpServerEntry } | { kind: "remove"; name: string },
+): Promise<ServiceResult<McpServerChange>> {
+  const written = await changeMcpFile("user", change, places);
+  if (written.ok) return served({ name: change.name, file: written.file });
+  return serviceError(written.code === "E_STORAGE" ? "failed" : "invalid", written.code, written.message);
 }

@@ -1,5 +1,5 @@
 import { type ServiceResult, served, type WorkspaceServices } from "@lathe/server";
-import { listMcpServers } from "./mcpListing.js";
+import { changeUserMcpServer, listMcpServers } from "./mcpListing.js";
 import { probeMcpStatus } from "./mcpStatusProbe.js";
 import { deleteMemory, listMemories } from "./memoryListing.js";
 import { type KeyPlaces, providerKeyStates, storeProviderKey } from "./providerKeys.js";
@@ -50,6 +50,10 @@ export function serveServices(inputs: ServeServicesInputs): WorkspaceServices {
     deleteMemory: (projectRoot, id) => withStore(access, (store) => deleteMemory(store, projectRoot, id)),
     rules: (projectRoot) => listRules(latheHome, projectRoot),
     mcpServers: async (projectRoot) => listMcpServers(latheHome, projectRoot),
+    addMcpServer: (projectRoot, name, entry) =>
+      oneAtATime(() => changeUserMcpServer({ latheHome, projectRoot }, { kind: "add", name, entry })),
+    removeMcpServer: (projectRoot, name) =>
+      oneAtATime(() => changeUserMcpServer({ latheHome, projectRoot }, { kind: "remove", name })),
     mcpStatus: (projectRoot) => probeMcpStatus(latheHome, projectRoot, inputs.env),
     trust: async (projectRoot) => trustStatus(latheHome, projectRoot),
     grantTrust: (projectRoot, fingerprint) => grantProjectTrust(latheHome, projectRoot, fingerprint),

@@ -483,24 +483,34 @@ describe("lathe serve: project files, rules, MCP servers and the web UI", () => 
     const mcp = await s.api("GET", `/api/mcp${q({ projectRoot: project })}`);
     expect(mcp.body).toEqual({
       servers: [
-        { name: "mine", transport: "stdio", target: "my-server", source: join(home, "mcp.json") },
+        // Only the user's own file is Settings' to change.
+        {
+          name: "mine",
+          transport: "stdio",
+          target: "my-server",
+          source: join(home, "mcp.json"),
+          removable: true,
+        },
         {
           name: "shared",
           transport: "http",
           target: "http://127.0.0.1:9/mcp",
           source: join(project, ".lathe", "mcp.json"),
+          removable: false,
         },
         {
           name: "cursor",
           transport: "http",
           target: "http://127.0.0.1:9/other",
           source: join(project, ".cursor", "mcp.json"),
+          removable: false,
         },
         {
           name: "local",
           transport: "stdio",
           target: `node server.js --token '${tokenVariable}' 'two words'`,
           source: join(project, ".lathe", "mcp.json"),
+          removable: false,
         },
       ],
     });

@@ -791,6 +791,39 @@ describe.skipIf(noBrowser)(
       expectNoPageErrors();
     });
 
+    it("adds an MCP server to the user's mcp.json from Settings, and removes it", async () => {
+      const { page } = await start({ turns: [] });
+      await page.getByTestId("tab-settings").click();
+      const userFile = join(served!.home, "mcp.json");
+      const servers = () =>
+        existsSync(userFile)
+          ? (JSON.parse(readFileSync(userFile, "utf8")) as { mcpServers: Record<string, unknown> }).mcpServers
+          : undefined;
+
+      await page.getByLabel("MCP server name").fill("docs");
+      await page.getByLabel("MCP server command or URL").fill("node docs-server.js --port 7");
+      await page.getByTestId("add-mcp-server").getByRole("button", { name: "Add" }).click();
+      await expect
+        .poll(servers)
+        .toEqual({ docs: { command: "node", args: ["docs-server.js", "--port", "7"] } });
+      const row = page.getByTestId("mcp-server-docs");
+      await row.waitFor();
+      expect(await row.textContent()).toContain("node docs-server.js --port 7");
+
+      // A name taken already is refused, with the reason, and the file stays as it was.
+      await page.getByLabel("MCP server name").fill("docs");
+      await page.getByLabel("MCP server command or URL").fill("https://docs.example/mcp");
+      await page.getByTestId("add-mcp-server").getByRole("button", { name: "Add" }).click();
+      await page.getByTestId("add-mcp-server").getByText("already in").waitFor();
+      expect(Object.keys(servers() ?? {})).toEqual(["docs"]);
+      await screenshot(page, "t-settings-mcp");
+
+      await row.getByTestId("remove-mcp-server").click();
+      await expect.poll(servers).toEqual({});
+      await row.waitFor({ state: "detached" });
+      expectNoPageErrors();
+    });
+
     it("reopens the same session after a reload mid-run, and the run goes on", async () => {
       const { page, root, sessionId } = await start({
         files: { "config.json": '{ "debug": false }\n' },

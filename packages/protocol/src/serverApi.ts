@@ -256,6 +256,8 @@ export const mcpServerListSchema = z.object({
       target: z.string(),
       /** The file it was configured in. */
       source: z.string(),
+      /** In the user's own `mcp.json`: Settings can remove it (a project's files change in the project). */
+      removable: z.boolean(),
     }),
   ),
 });

@@ -11,6 +11,8 @@ export type { SessionCreated, SessionFactory, SessionRequest } from "./sessionFa
 export { type RunningServer, type ServerOptions, startServer } from "./startServer.js";
 export {
   type CheckpointRestored,
+  type McpServerChange,
+  type McpServerEntry,
   type RejectParts,
   type RestoreParts,
   type ServiceError,

@@ -3,7 +3,8 @@ import { type Reply, reply } from "./httpJson.js";
 import { completeMentions } from "./mentionCompletions.js";
 import { readProjectQuery } from "./projectAccess.js";
 import { listProjectFolder } from "./projectFolder.js";
-import { methodNotAllowed, noRoute } from "./requestParsing.js";
+import { mcpServerBody } from "./requestBodies.js";
+import { methodNotAllowed, noRoute, readBody } from "./requestParsing.js";
 import { filesQuery, mentionsQuery, projectQuery } from "./requestQueries.js";
 
 /**
@@ -16,6 +17,7 @@ export async function projectRoutes(group: string, call: ApiCall): Promise<Reply
   const { request, url, rest } = call;
   if (group === "memories") return memoryRoutes(call);
   if (group === "mcp" && rest.length === 1 && rest[0] === "status") return mcpStatusRoute(call);
+  if (group === "mcp" && (rest.length === 1 || request.method === "POST")) return mcpChangeRoutes(call);
   if (rest.length > 0) return noRoute(url.pathname);
   if (request.method !== "GET") return methodNotAllowed(request.method);
   switch (group) {
@@ -71,5 +73,31 @@ function memoryRoutes(call: ApiCall): Promise<Reply> {
     }
     if (request.method !== "DELETE") return methodNotAllowed(request.method);
     return serviceReply(await services.deleteMemory(projectRoot, memoryId));
+  });
+}
+
+/**
+ * `POST /api/mcp?projectRoot=` `{ name, command, args?, env? }` or `{ name, url, headers? }` adds a
+ * server to the user's own `mcp.json`; `DELETE /api/mcp/:name?projectRoot=` removes one from it. A
+ * project's files are the project's: they change in the project, not from here.
+ */
+function mcpChangeRoutes(call: ApiCall): Promise<Reply> {
+  const { request, url, rest, context } = call;
+  return withServices(context, async (services) => {
+    const query = await readProjectQuery(call, projectQuery);
+    if (!query.ok) return query.reply;
+    const { projectRoot } = query.data;
+    if (services.addMcpServer === undefined || services.removeMcpServer === undefined) {
+      return noRoute(url.pathname);
+    }
+    if (rest.length === 0) {
+      if (request.method !== "POST") return methodNotAllowed(request.method);
+      const body = await readBody(request, mcpServerBody);
+      if (!body.ok) return body.reply;
+      const { name, ...entry } = body.data;
+      return serviceReply(await services.addMcpServer(projectRoot, name, entry));
+    }
+    if (request.method !== "DELETE") return methodNotAllowed(request.method);
+    return serviceReply(await services.removeMcpServer(projectRoot, rest[0] ?? ""));
   });
 }

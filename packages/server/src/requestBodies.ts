@@ -46,6 +46,22 @@ export const restoreBody = z
   .strictObject({ code: z.boolean().default(true), conversation: z.boolean().default(true) })
   .refine((parts) => parts.code || parts.conversation, "restore the code, the conversation or both");
 
+const serverName = z
+  .string()
+  .regex(/^[\w.-]{1,64}$/, "a server name is letters, digits, '_', '.' or '-', at most 64 of them");
+const textMap = z.record(z.string().min(1), z.string());
+
+/** A stdio server (a command and its arguments) or an HTTP one (a URL): one or the other. */
+export const mcpServerBody = z.union([
+  z.strictObject({
+    name: serverName,
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: textMap.optional(),
+  }),
+  z.strictObject({ name: serverName, url: z.url({ protocol: /^https?$/ }), headers: textMap.optional() }),
+]);
+
 export const rejectBody = z.strictObject({
   path: z.string().min(1),
   version: z.string().min(1),

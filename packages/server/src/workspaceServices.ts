@@ -40,6 +40,17 @@ export function serviceError<T = never>(
 }
 
 /** What to put back: both by default; `code: false` is the conversation alone and the reverse. */
+/** An MCP server as `mcp.json` holds it: a command to start (stdio) or a URL (HTTP). */
+export type McpServerEntry =
+  | { command: string; args: string[]; env?: Record<string, string> }
+  | { url: string; headers?: Record<string, string> };
+
+/** The file an MCP server was added to or removed from. */
+export interface McpServerChange {
+  name: string;
+  file: string;
+}
+
 /** One file's rejected changes: the hunks (by index into the review's), or the whole file. */
 export interface RejectParts {
   path: string;
@@ -91,6 +102,14 @@ export interface WorkspaceServices {
   deleteMemory(projectRoot: string, memoryId: string): Promise<ServiceResult<{ deleted: true }>>;
   rules(projectRoot: string): Promise<ServiceResult<RuleList>>;
   mcpServers(projectRoot: string): Promise<ServiceResult<McpServerList>>;
+  /** Adds a server to the user's own `mcp.json` (never a project's); an existing name is refused. */
+  addMcpServer?(
+    projectRoot: string,
+    name: string,
+    entry: McpServerEntry,
+  ): Promise<ServiceResult<McpServerChange>>;
+  /** Removes a server from the user's own `mcp.json`. */
+  removeMcpServer?(projectRoot: string, name: string): Promise<ServiceResult<McpServerChange>>;
   /** Starts the servers a session would start, reads how each fared and what it offers, stops them. */
   mcpStatus?(projectRoot: string): Promise<ServiceResult<McpServerStatusList>>;
   /** Whether the project's hooks, MCP servers, allow rules and agents take effect (workspace trust). */

@@ -1,4 +1,10 @@
-import { type RejectParts, type ServiceResult, served, type WorkspaceServices } from "@lathe/server";
+import {
+  type McpServerEntry,
+  type RejectParts,
+  type ServiceResult,
+  served,
+  type WorkspaceServices,
+} from "@lathe/server";
 
 export interface ServiceCall {
   method: keyof WorkspaceServices;
@@ -93,5 +99,11 @@ export class RecordingServices implements WorkspaceServices {
   }
   mcpServers(projectRoot: string) {
     return this.answer("mcpServers", [projectRoot], { servers: [] });
+  }
+  addMcpServer(projectRoot: string, name: string, entry: McpServerEntry) {
+    return this.answer("addMcpServer", [projectRoot, name, entry], { name, file: "/home/u/.lathe/mcp.json" });
+  }
+  removeMcpServer(projectRoot: string, name: string) {
+    return this.answer("removeMcpServer", [projectRoot, name], { name, file: "/home/u/.lathe/mcp.json" });
   }
 }

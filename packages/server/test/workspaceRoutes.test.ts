@@ -59,6 +59,20 @@ describe("workspace routes hand validated requests to the services", () => {
     });
     expect((await t.api("GET", `/api/rules${q({ projectRoot: real })}`)).status).toBe(200);
     expect((await t.api("GET", `/api/mcp${q({ projectRoot: real })}`)).status).toBe(200);
+    expect(
+      (
+        await t.api("POST", `/api/mcp${q({ projectRoot: real })}`, {
+          name: "docs",
+          command: "node",
+          args: ["d.js"],
+        })
+      ).body,
+    ).toEqual({ name: "docs", file: "/home/u/.lathe/mcp.json" });
+    expect(
+      (await t.api("POST", `/api/mcp${q({ projectRoot: real })}`, { name: "web", url: "https://x.test/mcp" }))
+        .status,
+    ).toBe(200);
+    expect((await t.api("DELETE", `/api/mcp/docs${q({ projectRoot: real })}`)).status).toBe(200);
 
     expect(services.calls).toEqual([
       { method: "info", args: [] },
@@ -76,12 +90,17 @@ describe("workspace routes hand validated requests to the services", () => {
       { method: "deleteMemory", args: [real, "m1"] },
       { method: "rules", args: [real] },
       { method: "mcpServers", args: [real] },
+      { method: "addMcpServer", args: [real, "docs", { command: "node", args: ["d.js"] }] },
+      { method: "addMcpServer", args: [real, "web", { url: "https://x.test/mcp" }] },
+      { method: "removeMcpServer", args: [real, "docs"] },
     ]);
   });
 
   it("refuses bad queries and bodies with 400 before any service is called", async () => {
     const { t, services } = await serve();
     const root = mkdtempSync(join(tmpdir(), "lathe-routes-"));
+    const opened = realpathSync(mkdtempSync(join(tmpdir(), "lathe-routes-open-")));
+    expect((await t.api("POST", "/api/projects", { projectRoot: opened })).status).toBe(200);
     const cases: [string, string, unknown?][] = [
       ["GET", `/api/rules${q({ projectRoot: "relative/dir" })}`],
       ["GET", `/api/rules${q({ projectRoot: join(root, "missing") })}`],
@@ -101,6 +120,14 @@ describe("workspace routes hand validated requests to the services", () => {
       ["POST", "/api/sessions/s1/checkpoints/c1/reject", { path: "a.ts", version: "v1", hunks: [] }],
       ["POST", "/api/sessions/s1/checkpoints/c1/reject", { path: "a.ts", version: "v1", hunks: [-1] }],
       ["POST", "/api/sessions/s1/checkpoints/c1/reject", { path: "", version: "v1" }],
+      ["POST", `/api/mcp${q({ projectRoot: opened })}`, { name: "a b", command: "node" }],
+      [
+        "POST",
+        `/api/mcp${q({ projectRoot: opened })}`,
+        { name: "x", command: "node", url: "https://x.test" },
+      ],
+      ["POST", `/api/mcp${q({ projectRoot: opened })}`, { name: "x", url: "file:///etc/passwd" }],
+      ["POST", `/api/mcp${q({ projectRoot: opened })}`, { name: "x" }],
       ["GET", `/api/files${q({ projectRoot: "relative" })}`],
       ["GET", `/api/mentions${q({ projectRoot: root, q: "a", more: "b" })}`],
     ];

@@ -4,8 +4,20 @@ import { mcpServerRows } from "../src/panels/mcpServerRows.js";
 
 const configured: McpServerList = {
   servers: [
-    { name: "docs", transport: "stdio", target: "node docs.js", source: "/p/.lathe/mcp.json" },
-    { name: "broken", transport: "stdio", target: "node broken.js", source: "/p/.lathe/mcp.json" },
+    {
+      name: "docs",
+      transport: "stdio",
+      target: "node docs.js",
+      source: "/p/.lathe/mcp.json",
+      removable: false,
+    },
+    {
+      name: "broken",
+      transport: "stdio",
+      target: "node broken.js",
+      source: "/p/.lathe/mcp.json",
+      removable: false,
+    },
   ],
 };
 

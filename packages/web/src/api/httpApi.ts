@@ -148,6 +148,15 @@ export const api = {
     ),
   rules: (projectRoot: string) => call<RuleList>("GET", `/api/rules${query({ projectRoot })}`),
   mcpServers: (projectRoot: string) => call<McpServerList>("GET", `/api/mcp${query({ projectRoot })}`),
+  addMcpServer: (
+    projectRoot: string,
+    server: { name: string } & ({ command: string; args: string[] } | { url: string }),
+  ) => call<{ name: string; file: string }>("POST", `/api/mcp${query({ projectRoot })}`, server),
+  removeMcpServer: (projectRoot: string, name: string) =>
+    call<{ name: string; file: string }>(
+      "DELETE",
+      `/api/mcp/${encodeURIComponent(name)}${query({ projectRoot })}`,
+    ),
   mcpStatus: (projectRoot: string) =>
     call<McpServerStatusList>("GET", `/api/mcp/status${query({ projectRoot })}`),
   trust: (projectRoot: string) => call<TrustReply>("GET", `/api/trust${query({ projectRoot })}`),

@@ -297,7 +297,7 @@ function RulesSection(props: { projectRoot: string }) {
 function McpServersSection(props: { projectRoot: string }) {
   const { projectRoot } = props;
   const load = useCallback(() => api.mcpServers(projectRoot), [projectRoot]);
-  const { resource } = useApiResource(load);
+  const { resource, reload: reloadList } = useApiResource(load);
   const probe = useCallback(() => api.mcpStatus(projectRoot), [projectRoot]);
   const { resource: probed, reload } = useApiResource(probe);
   const status =
@@ -317,7 +317,15 @@ function McpServersSection(props: { projectRoot: string }) {
           <>
             <ul className="lp-list">
               {mcpServerRows(reply, status).map((row) => (
-                <McpServerItem key={`${row.source}:${row.name}`} row={row} />
+                <McpServerItem
+                  key={`${row.source}:${row.name}`}
+                  row={row}
+                  projectRoot={projectRoot}
+                  onRemoved={() => {
+                    reloadList();
+                    reload();
+                  }}
+                />
               ))}
             </ul>
             <button type="button" className="lp-button" onClick={reload} disabled={status.checking}>
@@ -326,12 +334,75 @@ function McpServersSection(props: { projectRoot: string }) {
           </>
         )}
       </ResourceView>
+      <AddMcpServerForm
+        projectRoot={projectRoot}
+        onAdded={() => {
+          reloadList();
+          reload();
+        }}
+      />
     </SettingsSection>
   );
 }
 
-function McpServerItem(props: { row: McpServerRow }) {
+/**
+ * Adds a server to the user's own `mcp.json`: a URL makes an HTTP server; anything else is a
+ * command line, split at spaces (a server whose arguments need quoting is added with `lathe mcp add`).
+ */
+function AddMcpServerForm(props: { projectRoot: string; onAdded(): void }) {
+  const [name, setName] = useState("");
+  const [target, setTarget] = useState("");
+  const add = useApiAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const line = target.trim();
+    const [command = "", ...args] = line.split(/\s+/);
+    const server = /^https?:\/\//i.test(line)
+      ? { name: name.trim(), url: line }
+      : { name: name.trim(), command, args };
+    const result = await add.run(() => api.addMcpServer(props.projectRoot, server));
+    if (!result.ok) return;
+    setName("");
+    setTarget("");
+    props.onAdded();
+  };
+  return (
+    <form className="lp-field" onSubmit={submit} data-testid="add-mcp-server">
+      <div className="lp-inline-form">
+        <input
+          className="lp-input"
+          spellCheck={false}
+          placeholder="Name"
+          aria-label="MCP server name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
+      </div>
+      <div className="lp-inline-form">
+        <input
+          className="lp-input"
+          spellCheck={false}
+          placeholder="Command and arguments, or an http(s) URL"
+          aria-label="MCP server command or URL"
+          value={target}
+          onChange={(event) => setTarget(event.target.value)}
+        />
+        <button
+          type="submit"
+          className="lp-button"
+          disabled={add.pending || name.trim() === "" || target.trim() === ""}
+        >
+          {add.pending ? "Adding…" : "Add"}
+        </button>
+      </div>
+      {add.error ? <PanelStatus kind="error">{add.error}</PanelStatus> : null}
+    </form>
+  );
+}
+
+function McpServerItem(props: { row: McpServerRow; projectRoot: string; onRemoved(): void }) {
   const { row } = props;
+  const remove = useApiAction();
   const offers = [
     ["tools", row.tools.map((tool) => tool.name)],
     ["resources", row.resources.map((resource) => resource.uri)],
@@ -358,6 +429,21 @@ function McpServerItem(props: { row: McpServerRow }) {
       <div className="lp-item-sub lp-muted" title={row.source}>
         {row.source}
       </div>
+      {row.removable && (
+        <button
+          type="button"
+          className="lp-button lp-danger"
+          data-testid="remove-mcp-server"
+          disabled={remove.pending}
+          onClick={async () => {
+            const result = await remove.run(() => api.removeMcpServer(props.projectRoot, row.name));
+            if (result.ok) props.onRemoved();
+          }}
+        >
+          Remove
+        </button>
+      )}
+      {remove.error ? <PanelStatus kind="error">{remove.error}</PanelStatus> : null}
     </li>
   );
 }

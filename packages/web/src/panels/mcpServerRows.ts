@@ -10,6 +10,8 @@ export interface McpServerRow {
   transport: string;
   target: string;
   source: string;
+  /** In the user's own `mcp.json`, which Settings may change. */
+  removable: boolean;
   /** running, failed, stopped (ran, then died), starting, checking (the probe has not answered), not started. */
   state: string;
   tone: McpServerTone;
@@ -42,6 +44,7 @@ export function mcpServerRows(
       transport: server.transport,
       target: server.target,
       source: server.source,
+      removable: server.removable,
     };
     const found = status.checking
       ? undefined
