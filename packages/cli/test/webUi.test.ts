@@ -433,7 +433,7 @@ describe.skipIf(noBrowser)(
       expectNoPageErrors();
     });
 
-    it("shows a sub-agent's card while it works and its outcome when it is done", async () => {
+    it("shows a sub-agent's card while it works, its outcome when it is done, and its own steps", async () => {
       const { page } = await start({
         files: { "src/db.ts": "export const db = 'sqlite';\n" },
         turns: [
@@ -464,6 +464,18 @@ describe.skipIf(noBrowser)(
       expect(await card.textContent()).toContain("Find the database");
       expect(await card.textContent()).toContain("explore");
       await waitForCardState(toolCard(page, "task"), "completed");
+      // Its own transcript: the read it made and what it found.
+      await card.getByTestId("subagent-steps-toggle").click();
+      const steps = card.getByTestId("subagent-step");
+      expect(
+        await steps.evaluateAll((items) =>
+          items.map((item) => (item as unknown as { dataset: { kind: string } }).dataset.kind),
+        ),
+      ).toEqual(["tool", "text"]);
+      expect(await steps.nth(0).textContent()).toContain("Reading src/db.ts");
+      expect(await steps.nth(1).textContent()).toBe("src/db.ts uses SQLite.");
+      await steps.nth(0).locator("summary").click();
+      expect(await steps.nth(0).locator("pre").textContent()).toContain("export const db = 'sqlite';");
       await screenshot(page, "l-subagent");
       expectNoPageErrors();
     });

@@ -221,6 +221,24 @@ export const eventSchema = z.discriminatedUnion("type", [
     tool: z.string().optional(),
     toolState: toolCallStateSchema.optional(),
   }),
+  /** One step of a sub-agent, for its card: a tool call once it has ended, or one of its answers. */
+  z.object({
+    type: z.literal("subagent_step"),
+    ...base,
+    subagentId: z.string(),
+    step: z.discriminatedUnion("kind", [
+      z.object({
+        kind: z.literal("tool"),
+        callId: z.string(),
+        name: z.string(),
+        arguments: z.unknown(),
+        state: z.enum(["completed", "failed", "rejected"]),
+        /** Its output or error, shortened. */
+        output: z.string(),
+      }),
+      z.object({ kind: z.literal("text"), text: z.string() }),
+    ]),
+  }),
   z.object({
     type: z.literal("subagent_finish"),
     ...base,

@@ -160,6 +160,35 @@ describe("the session view", () => {
     expect(compacted.status.context?.used).toBe(20_000);
   });
 
+  it("gathers a sub-agent's own steps on its card", () => {
+    seq = 0;
+    const view = applyEvents(emptyView("s1"), [
+      ev({ type: "subagent_start", subagentId: "x", callId: "t9", agent: "explore", description: "look" }),
+      ev({
+        type: "subagent_step",
+        subagentId: "x",
+        step: {
+          kind: "tool",
+          callId: "c1",
+          name: "read_file",
+          arguments: { path: "a.ts" },
+          state: "completed",
+          output: "a",
+        },
+      }),
+      ev({ type: "subagent_step", subagentId: "x", step: { kind: "text", text: "Found it." } }),
+      ev({ type: "subagent_step", subagentId: "unknown", step: { kind: "text", text: "lost" } }),
+    ]);
+    expect(view.items).toHaveLength(1);
+    expect(view.items[0]).toMatchObject({
+      kind: "subagent",
+      steps: [
+        { kind: "tool", name: "read_file", state: "completed" },
+        { kind: "text", text: "Found it." },
+      ],
+    });
+  });
+
   it("keeps a command's exit status on its card, live and from the stored history", () => {
     seq = 0;
     const live = applyEvents(emptyView("s1"), [

@@ -88,6 +88,18 @@ describe("sub-agents", () => {
     expect(existsSync(join(projectRoot, "notes.txt"))).toBe(false);
     const tools = ofType(events, "subagent_progress").filter((event) => event.kind === "tool");
     expect(tools.map((event) => `${event.tool}:${event.toolState}`)).toEqual(["write_file:error"]);
+    // Its card can show its own steps: the refused call with its arguments and why, then its answer.
+    expect(ofType(events, "subagent_step").map((event) => event.step)).toEqual([
+      {
+        kind: "tool",
+        callId: expect.any(String),
+        name: "write_file",
+        arguments: { path: "notes.txt", contents: "x" },
+        state: "failed",
+        output: expect.stringMatching(/^E_[A-Z_]+: /),
+      },
+      { kind: "text", text: "I cannot write files." },
+    ]);
     const toolsOffered = (
       scripted!.agentModelServer!.requests[0]!.body as { tools: { function: { name: string } }[] }
     ).tools;

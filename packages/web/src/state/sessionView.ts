@@ -86,7 +86,11 @@ export interface SubagentItem {
   status: "running" | string;
   usage?: Usage;
   durationMs?: number;
+  /** Its own transcript: each tool call once ended, each answer's text. */
+  steps: SubagentStep[];
 }
+
+export type SubagentStep = Extract<LatheEvent, { type: "subagent_step" }>["step"];
 
 /** A plan that plan mode saved under `.lathe/plans/`, which the user can run in agent mode. */
 export interface PlanItem {
@@ -514,9 +518,16 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
         description: event.description,
         iterations: 0,
         status: "running",
+        steps: [],
       });
       view.index.set(`sub:${event.subagentId}`, view.items.length - 1);
       return;
+    case "subagent_step": {
+      const at = view.index.get(`sub:${event.subagentId}`);
+      const item = at === undefined ? undefined : view.items[at];
+      if (item?.kind === "subagent") view.items[at!] = { ...item, steps: [...item.steps, event.step] };
+      return;
+    }
     case "subagent_progress":
     case "subagent_finish": {
       const at = view.index.get(`sub:${event.subagentId}`);

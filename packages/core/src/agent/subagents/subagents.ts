@@ -132,7 +132,7 @@ export class Subagents implements SubagentLauncher {
       agent: agent.name,
       description: request.description,
     });
-    const unsubscribe = child.subscribe((event) => forwardProgress(event, subagentId, emit));
+    const unsubscribe = child.subscribe(progressForwarder(subagentId, emit));
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -170,20 +170,78 @@ function briefing(agent: AgentDefinition, prompt: string): string {
     : prompt;
 }
 
-function forwardProgress(event: LatheEvent, subagentId: string, emit: (draft: EventDraft) => void): void {
-  if (event.type === "turn_start") {
-    emit({ type: "subagent_progress", subagentId, kind: "iteration", iteration: event.iteration });
-  }
-  if (event.type === "tool_call_state" && event.state !== "validating" && event.state !== "scheduled") {
-    emit({
-      type: "subagent_progress",
-      subagentId,
+/** A step's output as its card shows it: enough to follow, not a second copy of a large result. */
+const stepOutputChars = 2_000;
+
+/**
+ * Passes a sub-agent's progress to the parent's stream: its rounds and tool states as they
+ * change, and its steps (each tool call with its arguments once it has ended, each answer's text)
+ * so a face can show the sub-agent's own transcript.
+ */
+function progressForwarder(
+  subagentId: string,
+  emit: (draft: EventDraft) => void,
+): (event: LatheEvent) => void {
+  const argumentsByCall = new Map<string, unknown>();
+  let text = "";
+  const step = (draft: Extract<EventDraft, { type: "subagent_step" }>["step"]) =>
+    emit({ type: "subagent_step", subagentId, step: draft });
+  const toolStep = (
+    event: { callId: string; name: string },
+    state: "completed" | "failed" | "rejected",
+    output: string,
+  ) =>
+    step({
       kind: "tool",
-      iteration: 0,
-      tool: event.name,
-      toolState: event.state,
+      callId: event.callId,
+      name: event.name,
+      arguments: argumentsByCall.get(event.callId),
+      state,
+      output: output.length > stepOutputChars ? `${output.slice(0, stepOutputChars)}…` : output,
     });
-  }
+  // An answer's text comes before the calls the same answer makes.
+  const flushText = () => {
+    if (text.trim() !== "") step({ kind: "text", text });
+    text = "";
+  };
+  return (event) => {
+    switch (event.type) {
+      case "turn_start":
+        emit({ type: "subagent_progress", subagentId, kind: "iteration", iteration: event.iteration });
+        return;
+      case "tool_call_state":
+        if (event.state === "validating" || event.state === "scheduled") return;
+        emit({
+          type: "subagent_progress",
+          subagentId,
+          kind: "tool",
+          iteration: 0,
+          tool: event.name,
+          toolState: event.state,
+        });
+        return;
+      case "text_delta":
+        text += event.delta;
+        return;
+      case "tool_call_ready":
+        flushText();
+        argumentsByCall.set(event.callId, event.arguments);
+        return;
+      case "tool_completed":
+        toolStep(event, "completed", event.output);
+        return;
+      case "tool_failed":
+      case "tool_blocked":
+        toolStep(event, "failed", `${event.error.code}: ${event.error.message}`);
+        return;
+      case "tool_rejected":
+        toolStep(event, "rejected", event.message);
+        return;
+      case "turn_end":
+        flushText();
+        return;
+    }
+  };
 }
 
 function outcome(
