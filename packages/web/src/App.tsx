@@ -282,7 +282,8 @@ export function App() {
         {tab === "changes" && sessionId && (
           <ChangesView
             sessionId={sessionId}
-            refreshKey={panelRefresh + (view?.fileRevision ?? 0)}
+            runKey={panelRefresh}
+            filesKey={view?.fileRevision ?? 0}
             busy={busy}
             onRestored={() => {
               void openView(sessionId);

@@ -116,17 +116,14 @@ export function readCredentialsFile(latheHome: string): CredentialsRead {
 
 /** How to give Lathe a key from a terminal: environment variables, credentials.json, or the flag. */
 export function terminalAuthAdvice(latheHome: string): AuthAdvice {
-  return (provider) => authFix(provider, latheHome);
-}
-
-/** The sentence telling a terminal user how to give Lathe a key for this provider. */
-export function authFix(provider: ProviderName, latheHome: string): string {
-  if (provider === "ollama") {
-    return "Ollama needs no key; check that --base-url points at your Ollama server (default http://127.0.0.1:11434/v1).";
-  }
-  const vars = apiKeyEnvVars[provider].join(" or ");
-  const file = credentialsPath(latheHome);
-  return `Set ${vars}, or add {"${provider}": {"apiKey": "…"}} to ${file} (chmod 600), or pass --api-key.`;
+  return (provider) => {
+    if (provider === "ollama") {
+      return "Ollama needs no key; check that --base-url points at your Ollama server (default http://127.0.0.1:11434/v1).";
+    }
+    const vars = apiKeyEnvVars[provider].join(" or ");
+    const file = credentialsPath(latheHome);
+    return `Set ${vars}, or add {"${provider}": {"apiKey": "…"}} to ${file} (chmod 600), or pass --api-key.`;
+  };
 }
 
 /** Keys of the search services web_search can use: secrets like the providers' own. */

@@ -15,7 +15,6 @@ export {
   type ApiKeySettings,
   type AuthAdvice,
   apiKeyEnvVars,
-  authFix,
   type CredentialsFile,
   type CredentialsRead,
   credentialsPath,

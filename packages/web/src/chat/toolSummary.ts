@@ -13,7 +13,8 @@ export function lineCount(value: string): number {
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
-const shorten = (value: string, max = 80) => {
+/** The value on one line, cut with an ellipsis past `max` characters. */
+export const shorten = (value: string, max = 80) => {
   const oneLine = value.replace(/\s+/g, " ").trim();
   return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
 };

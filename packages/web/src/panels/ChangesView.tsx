@@ -8,8 +8,10 @@ import "./panels.css";
 
 export interface ChangesViewProps {
   sessionId: string;
-  /** Changes again whenever files may have changed (a tool call ended, a run started or ended). */
-  refreshKey: number;
+  /** Changes when a run starts or ends: the review's starting point may have moved. */
+  runKey: number;
+  /** Changes when a tool call ended: files may have changed. */
+  filesKey: number;
   /** A run is going on: its changes show as they come, and nothing is rejected under it. */
   busy: boolean;
   /** An undo restored the project from a checkpoint: the server reopened the session. */
@@ -58,9 +60,9 @@ function useAccepted(sessionId: string) {
  * back as the checkpoint had it, after a checkpoint that the Undo button restores).
  */
 export function ChangesView(props: ChangesViewProps) {
-  const { sessionId, refreshKey } = props;
+  const { sessionId, runKey } = props;
   const loadCheckpoints = useCallback(() => api.checkpoints(sessionId), [sessionId]);
-  const checkpoints = useApiResource(loadCheckpoints, refreshKey).resource;
+  const checkpoints = useApiResource(loadCheckpoints, runKey).resource;
   const base = checkpoints.status === "ready" ? lastRunStart(checkpoints.data) : undefined;
   if (checkpoints.status !== "ready") {
     return (
@@ -83,12 +85,12 @@ export function ChangesView(props: ChangesViewProps) {
 }
 
 function ChangeList(props: ChangesViewProps & { checkpointId: string }) {
-  const { sessionId, checkpointId, refreshKey, busy } = props;
+  const { sessionId, checkpointId, runKey, filesKey, busy } = props;
   const loadChanges = useCallback(
     () => api.checkpointChanges(sessionId, checkpointId),
     [sessionId, checkpointId],
   );
-  const { resource, reload } = useApiResource(loadChanges, refreshKey);
+  const { resource, reload } = useApiResource(loadChanges, runKey * 1_000_000 + filesKey);
   const { accepted, accept } = useAccepted(sessionId);
   const action = useApiAction();
   const [undo, setUndo] = useState<{ checkpoint: string; what: string }>();

@@ -1,5 +1,5 @@
 import type { CheckpointSummary } from "@lathe/protocol";
-import { summarizeToolCall } from "../chat/toolSummary.js";
+import { shorten, summarizeToolCall } from "../chat/toolSummary.js";
 import type { ChatItem } from "../state/sessionView.js";
 
 const fallbackLabels: Record<CheckpointSummary["reason"], string> = {
@@ -7,11 +7,6 @@ const fallbackLabels: Record<CheckpointSummary["reason"], string> = {
   tool_call: "Before tool call",
   before_restore: "Before restore",
   before_reject: "Before rejecting changes",
-};
-
-const oneLine = (value: string, max: number) => {
-  const line = value.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };
 
 /**
@@ -24,7 +19,7 @@ export function checkpointLabel(checkpoint: CheckpointSummary, items: readonly C
   if (checkpoint.reason === "user_message") {
     const message = items.find((item) => item.kind === "user" && item.messageId === checkpoint.messageId);
     return message?.kind === "user" && message.text.trim() !== ""
-      ? `Before “${oneLine(message.text, 48)}”`
+      ? `Before “${shorten(message.text, 48)}”`
       : fallback;
   }
   if (checkpoint.reason !== "tool_call") return fallback;
@@ -32,7 +27,7 @@ export function checkpointLabel(checkpoint: CheckpointSummary, items: readonly C
   if (call?.kind !== "tool") return fallback;
   const command = (call.arguments as { command?: unknown } | undefined)?.command;
   if (call.name === "run_terminal_cmd" && typeof command === "string")
-    return `Before \`${oneLine(command, 48)}\``;
+    return `Before \`${shorten(command, 48)}\``;
   const summary = summarizeToolCall(call.name, call.arguments);
   if (summary === call.name) return `Before ${call.name}`;
   // "Editing src/a.ts (replacing ~3 lines)" → "editing src/a.ts": the action, not its size.
