@@ -5,6 +5,7 @@
 // dist/lathe.blob.node names that binary (size, modification time, path) and the folder the
 // command was built in, and bin/lathe uses the image only for that binary, from that folder.
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { join } from "node:path";
@@ -138,9 +139,12 @@ await build({
 const config = join(dist, "lathe.snapshot.json");
 writeFileSync(config, JSON.stringify({ builder: script, withoutCodeCache: true }));
 // --no-warnings: Node warns about each built-in module whose snapshot support it has not verified.
+// --hash-seed: lathe starts from the image without rehashing it (bin/lathe.js), so the seed baked in
+// here is the one every run uses: drawn at random for each build, never V8's or Node's default.
+const hashSeed = randomBytes(6).readUIntBE(0, 6) + 1;
 execFileSync(
   process.execPath,
-  ["--no-warnings", "--snapshot-blob", blob, "--build-snapshot-config", config],
+  ["--no-warnings", `--hash-seed=${hashSeed}`, "--snapshot-blob", blob, "--build-snapshot-config", config],
   {
     stdio: "inherit",
   },

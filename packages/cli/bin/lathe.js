@@ -21,6 +21,11 @@ const major = Number(process.versions.node.split(".")[0]);
 // The start-up snapshot (scripts/build-snapshot.mjs), used when the build made it for the Node
 // that is to run Lathe, as bin/lathe does (see there).
 const blob = join(here, "..", "dist", "lathe.blob");
+// V8 otherwise draws a new hash seed at every start and rehashes every table in the image with it
+// (~10 ms of a ~25 ms read). The image keeps the seed it was built with instead: one drawn at random
+// for that build, on this machine (scripts/build-snapshot.mjs), which input from outside (a file, a
+// model's answer) cannot know and so cannot aim hash collisions at.
+const snapshotFlags = ["--no-rehash-snapshot", "--snapshot-blob", blob];
 
 if (major >= 22) {
   // This process becomes Node started from the snapshot: the same pid and stdio.
@@ -30,8 +35,7 @@ if (major >= 22) {
       process.execPath,
       ...process.execArgv,
       ...flags,
-      "--snapshot-blob",
-      blob,
+      ...snapshotFlags,
       "--",
       ...process.argv.slice(2),
     ]);
@@ -59,9 +63,7 @@ if (major >= 22) {
   // Signals are forwarded below, but a SIGKILL of this launcher cannot be: the engine would go on
   // editing the project, orphaned. So it gets one end of a pipe as fd 3 and stops when that end
   // closes, which the kernel does when this process dies, however it dies (src/launcherWatch.ts).
-  const start = snapshotMadeFor(blob, node)
-    ? ["--snapshot-blob", blob, "--"]
-    : [fileURLToPath(import.meta.url)];
+  const start = snapshotMadeFor(blob, node) ? [...snapshotFlags, "--"] : [fileURLToPath(import.meta.url)];
   const child = spawn(node, [...heapFlags, ...start, ...process.argv.slice(2)], {
     stdio: ["inherit", "inherit", "inherit", "pipe"],
     env: { ...process.env, LATHE_PARENT_FD: "3" },

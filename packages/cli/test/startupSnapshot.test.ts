@@ -57,7 +57,12 @@ describe.skipIf(!existsSync(blob))("the start-up snapshot", () => {
   it("runs `node bin/lathe.js` from the snapshot, in the same process, with the arguments after --", async () => {
     const run = await runHeld(process.execPath, [join(bin, "lathe.js")]);
     const dashes = run.cmdline.indexOf("--");
-    expect(run.cmdline.slice(1, dashes)).toEqual(["--max-semi-space-size=8", "--snapshot-blob", blob]);
+    expect(run.cmdline.slice(1, dashes)).toEqual([
+      "--max-semi-space-size=8",
+      "--no-rehash-snapshot",
+      "--snapshot-blob",
+      blob,
+    ]);
     expect(run.cmdline.slice(dashes + 1, dashes + 3)).toEqual(["-p", "hello"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Held, then answered.\n");
@@ -96,6 +101,7 @@ describe.skipIf(!existsSync(blob))("the start-up snapshot", () => {
     const dashes = run.cmdline.indexOf("--");
     expect(run.cmdline.slice(1, dashes)).toEqual([
       "--max-semi-space-size=8",
+      "--no-rehash-snapshot",
       "--snapshot-blob",
       `${bin}../dist/lathe.blob`,
     ]);
@@ -134,6 +140,7 @@ describe("bin/lathe's choice of start", () => {
     const { root, args } = launcherIn((node, bin) => `${node.size} ${node.mtime} ${node.path}\n${bin}\n`);
     expect(args).toEqual([
       "--max-semi-space-size=8",
+      "--no-rehash-snapshot",
       "--snapshot-blob",
       `${root}/bin/../dist/lathe.blob`,
       "--",

@@ -1,4 +1,4 @@
-export { openDatabase } from "./database.js";
+export { openDatabase, writeEmptyDatabase } from "./database.js";
 export { type MemoryBook, type MemoryEntry, memoryPromptLimits, SqliteMemoryBook } from "./memoryRecords.js";
 export { SessionStore, type SessionStoreOptions, type StoreOutcome } from "./sessionStore.js";
 export { exportSession, importSession } from "./sessionTransfer.js";

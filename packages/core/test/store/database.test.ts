@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Worker } from "node:worker_threads";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SessionStore } from "../../src/store/index.js";
+import { openDatabase, SessionStore, writeEmptyDatabase } from "../../src/store/index.js";
 import { migrations } from "../../src/store/migrations.js";
 import { createStoreTestBed, type StoreTestBed } from "./storeTestBed.js";
 
@@ -131,5 +131,67 @@ describe("SessionStore.open", () => {
     const store = bed.open();
     store.ensureSession({ id: "s1", projectRoot: "/p", mode: "agent", model: "m" });
     expect(store.integrityCheck()).toBe("ok");
+  });
+});
+
+describe("a new database from the build's empty one", () => {
+  const schemaOf = (db: DatabaseSync) =>
+    db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name").all();
+
+  function template(): string {
+    const file = path.join(bed.dir, "template", "empty.db");
+    mkdirSync(path.dirname(file), { recursive: true });
+    expect(writeEmptyDatabase(file)).toEqual({ ok: true });
+    return file;
+  }
+
+  it("is one file at the latest schema, with no write-ahead log beside it", () => {
+    const file = template();
+    expect(readdirSync(path.dirname(file))).toEqual(["empty.db"]);
+    const db = new DatabaseSync(file);
+    expect(pragma(db, "user_version")).toBe(migrations.length);
+    expect(pragma(db, "journal_mode")).toBe("wal");
+    db.close();
+  });
+
+  it("has exactly the schema that migrating a new file gives, and is the user's alone", () => {
+    const file = template();
+    const copied = openDatabase(path.join(bed.dir, "a", "sessions.db"), file);
+    const migrated = openDatabase(path.join(bed.dir, "b", "sessions.db"), "");
+    if (!copied.ok || !migrated.ok) throw new Error("not opened");
+    expect(schemaOf(copied.db)).toEqual(schemaOf(migrated.db));
+    expect(schemaOf(copied.db).length).toBeGreaterThan(10);
+    expect(pragma(copied.db, "user_version")).toBe(migrations.length);
+    expect(pragma(copied.db, "foreign_keys")).toBe(1);
+    expect(statSync(path.join(bed.dir, "a", "sessions.db")).mode & 0o777).toBe(0o600);
+    expect(readdirSync(path.join(bed.dir, "a")).filter((name) => name.endsWith(".new"))).toEqual([]);
+    copied.db.close();
+    migrated.db.close();
+  });
+
+  it("never replaces a database that is already there", () => {
+    const file = template();
+    const first = bed.open();
+    first.ensureSession({ id: "s1", projectRoot: "/p", mode: "agent", model: "openai:gpt-4.1" });
+    first.close();
+    const again = openDatabase(bed.dbPath, file);
+    if (!again.ok) throw new Error(again.error.message);
+    expect(again.db.prepare("SELECT id FROM sessions").all()).toEqual([{ id: "s1" }]);
+    again.db.close();
+  });
+
+  it("migrates the rest of the way from an older empty database", () => {
+    const file = path.join(bed.dir, "old.db");
+    const old = new DatabaseSync(file);
+    old.exec(migrations[0]!);
+    old.exec("PRAGMA user_version = 1");
+    old.close();
+    const opened = openDatabase(path.join(bed.dir, "c", "sessions.db"), file);
+    const migrated = openDatabase(path.join(bed.dir, "d", "sessions.db"), "");
+    if (!opened.ok || !migrated.ok) throw new Error("not opened");
+    expect(pragma(opened.db, "user_version")).toBe(migrations.length);
+    expect(schemaOf(opened.db)).toEqual(schemaOf(migrated.db));
+    opened.db.close();
+    migrated.db.close();
   });
 });
