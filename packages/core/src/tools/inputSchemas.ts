@@ -11,6 +11,25 @@ const derived = new WeakMap<z.ZodType, Record<string, unknown>>();
 /** The built-in tools' schemas, derived at build time (scripts/tool-schemas.mjs); absent from src/. */
 let precomputed: Record<string, Record<string, unknown>> | undefined;
 
+/** Each built-in tool's argument schema, with the name of its tool. */
+const builtinSchemas = new WeakMap<z.ZodType, string>();
+
+/**
+ * A built-in tool's argument schema, built the first time arguments are checked against it rather
+ * than when the module loads: most tools are never called in a run, and every schema built at load
+ * is dozens of objects the start-up image must hold and read back at each start. The model is
+ * shown the JSON Schema the build derived for `name` (scripts/tool-schemas.mjs), so offering the
+ * tool does not build it either.
+ */
+export function builtinToolSchema<Schema extends z.ZodType>(
+  name: string,
+  build: () => Schema,
+): z.ZodLazy<Schema> {
+  const schema = z.lazy(build);
+  builtinSchemas.set(schema, name);
+  return schema;
+}
+
 /** The JSON Schema of what the model sends: fields with defaults are optional there. */
 export function deriveInputSchema(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _dialect, ...plain } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
@@ -18,14 +37,14 @@ export function deriveInputSchema(schema: z.ZodType): Record<string, unknown> {
 }
 
 /**
- * The JSON Schema of a tool's arguments: the build's copy when it has one for this name with the
- * same fields (a tool of another shape under a built-in's name is derived), else derived once.
+ * The JSON Schema of a tool's arguments: the build's copy for a built-in tool's own schema (another
+ * tool under a built-in's name gets its own), else derived once.
  */
 export function inputSchemaFor(name: string, schema: z.ZodType): Record<string, unknown> {
   const cached = derived.get(schema);
   if (cached !== undefined) return cached;
-  const built = precomputedSchemas()[name];
-  const made = built !== undefined && sameFields(built, schema) ? built : deriveInputSchema(schema);
+  const built = builtinSchemas.get(schema) === name ? precomputedSchemas()[name] : undefined;
+  const made = built ?? deriveInputSchema(schema);
   derived.set(schema, made);
   return made;
 }
@@ -38,18 +57,4 @@ function precomputedSchemas(): Record<string, Record<string, unknown>> {
     precomputed = {};
   }
   return precomputed ?? {};
-}
-
-function sameFields(built: Record<string, unknown>, schema: z.ZodType): boolean {
-  const properties = built.properties;
-  const fields = fieldsOf(schema);
-  if (fields === undefined || typeof properties !== "object" || properties === null) return false;
-  const builtFields = Object.keys(properties);
-  return fields.length === builtFields.length && fields.every((field, index) => builtFields[index] === field);
-}
-
-/** The fields the model sends: an object's, or those of the object a pipe starts from (browser_use). */
-function fieldsOf(schema: z.ZodType): string[] | undefined {
-  if (schema instanceof z.ZodPipe) return fieldsOf(schema.in as z.ZodType);
-  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : undefined;
 }

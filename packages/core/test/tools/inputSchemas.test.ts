@@ -31,11 +31,25 @@ describe("the tool schemas the build derives", () => {
     });
   });
 
-  it("are used for a built-in whose schema is an object piped into rules (browser_use)", () => {
-    const fields = Object.keys(shipped.browser_use.properties);
-    const piped = z
-      .object(Object.fromEntries(fields.map((field) => [field, z.string().describe("new")])))
-      .pipe(z.any());
-    expect(schemas.inputSchemaFor("browser_use", piped)).toEqual(shipped.browser_use);
+  it("are used for a built-in tool's own schema, which offering the tool does not build", () => {
+    let builds = 0;
+    const own = schemas.builtinToolSchema("read_file", () => {
+      builds += 1;
+      return z.object({ path: z.string() });
+    });
+    expect(schemas.inputSchemaFor("read_file", own)).toEqual(shipped.read_file);
+    expect(builds).toBe(0);
+    expect(own.safeParse({ path: "a.ts" }).success).toBe(true);
+    expect(own.safeParse({}).success).toBe(false);
+    expect(builds).toBe(1);
+  });
+
+  it("are not used for a built-in's schema offered under another tool's name", () => {
+    const own = schemas.builtinToolSchema("read_file", () => z.object({ path: z.string() }));
+    expect(schemas.inputSchemaFor("write_file", own)).toEqual({
+      type: "object",
+      properties: { path: { type: "string" } },
+      required: ["path"],
+    });
   });
 });

@@ -4,6 +4,7 @@ import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { noteWrittenFile } from "../../editEngine/index.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { withLintNote } from "../../lintNote.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
@@ -12,9 +13,11 @@ import { parsePatch } from "./patchParser.js";
 import { formatReport, reportChanges } from "./patchReport.js";
 import { type PlannedStep, validatePatch } from "./patchValidator.js";
 
-const applyPatchSchema = z.object({
-  patch: z.string().min(1).max(5_000_000),
-});
+const applyPatchSchema = builtinToolSchema("apply_patch", () =>
+  z.object({
+    patch: z.string().min(1).max(5_000_000),
+  }),
+);
 
 type ApplyPatchArgs = z.infer<typeof applyPatchSchema>;
 

@@ -1,25 +1,28 @@
 import { errorInfo, newId } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 
-const askUserSchema = z.object({
-  questions: z
-    .array(
-      z.object({
-        question: z.string().trim().min(1),
-        options: z
-          .array(z.string().trim().min(1))
-          .min(2)
-          .max(6)
-          .optional()
-          .describe("Choices; the user may still answer freely."),
-      }),
-    )
-    .min(1)
-    .max(4),
-});
+const askUserSchema = builtinToolSchema("ask_user", () =>
+  z.object({
+    questions: z
+      .array(
+        z.object({
+          question: z.string().trim().min(1),
+          options: z
+            .array(z.string().trim().min(1))
+            .min(2)
+            .max(6)
+            .optional()
+            .describe("Choices; the user may still answer freely."),
+        }),
+      )
+      .min(1)
+      .max(4),
+  }),
+);
 
 type AskUserArgs = z.infer<typeof askUserSchema>;
 

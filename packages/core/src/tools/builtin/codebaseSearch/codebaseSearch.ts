@@ -3,6 +3,7 @@ import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { missingFileError } from "../../missingFile.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
@@ -12,11 +13,13 @@ import { formatHits } from "./formatHits.js";
 const defaultLimit = 10;
 const maxLimit = 30;
 
-const codebaseSearchSchema = z.object({
-  query: z.string().min(1).max(1000),
-  target_directories: z.array(z.string().min(1)).min(1).max(20).optional(),
-  limit: z.number().int().min(1).max(maxLimit).optional(),
-});
+const codebaseSearchSchema = builtinToolSchema("codebase_search", () =>
+  z.object({
+    query: z.string().min(1).max(1000),
+    target_directories: z.array(z.string().min(1)).min(1).max(20).optional(),
+    limit: z.number().int().min(1).max(maxLimit).optional(),
+  }),
+);
 
 type CodebaseSearchArgs = z.infer<typeof codebaseSearchSchema>;
 

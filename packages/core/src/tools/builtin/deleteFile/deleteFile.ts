@@ -4,14 +4,17 @@ import { assetUrl } from "../../../assetPath.js";
 import { removeProjectFile } from "../../../fileSystem/projectFiles.js";
 import { removeProjectTree } from "../../../fileSystem/projectTreeRemoval.js";
 import { resolveDeletionTarget } from "../../editEngine/index.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import { measureTree, type TreeSize } from "./treeSize.js";
 
-const deleteFileSchema = z.object({
-  path: z.string().min(1),
-  recursive: z.boolean().optional().describe("Required for a directory."),
-});
+const deleteFileSchema = builtinToolSchema("delete_file", () =>
+  z.object({
+    path: z.string().min(1),
+    recursive: z.boolean().optional().describe("Required for a directory."),
+  }),
+);
 
 type DeleteFileArgs = z.infer<typeof deleteFileSchema>;
 

@@ -1,14 +1,17 @@
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { applyEdit, defineTextEditTool, lineCount, maxEditStringChars } from "../../editEngine/index.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { toolPrompt } from "../../toolPrompt.js";
 
-const editFileSchema = z.object({
-  path: z.string().min(1),
-  old_string: z.string().max(maxEditStringChars),
-  new_string: z.string().max(maxEditStringChars),
-  replace_all: z.boolean().optional(),
-});
+const editFileSchema = builtinToolSchema("edit_file", () =>
+  z.object({
+    path: z.string().min(1),
+    old_string: z.string().max(maxEditStringChars),
+    new_string: z.string().max(maxEditStringChars),
+    replace_all: z.boolean().optional(),
+  }),
+);
 
 export const editFileTool = defineTextEditTool({
   name: "edit_file",

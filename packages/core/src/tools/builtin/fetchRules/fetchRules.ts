@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import type { RuleCatalog } from "../../toolServices.js";
 
-const fetchRulesSchema = z.object({
-  names: z.array(z.string().min(1)).min(1).max(10).describe("Rule names as listed."),
-});
+const fetchRulesSchema = builtinToolSchema("fetch_rules", () =>
+  z.object({
+    names: z.array(z.string().min(1)).min(1).max(10).describe("Rule names as listed."),
+  }),
+);
 
 type FetchRulesArgs = z.infer<typeof fetchRulesSchema>;
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { writeProjectFile } from "../../../fileSystem/projectFiles.js";
 import { sha256Hex } from "../../fileReadLedger.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import {
@@ -19,14 +20,16 @@ import { sdWebUi } from "./sdWebUi.js";
 /** Beyond the provider's own limit: decoding and writing the file. */
 const toolGraceMs = 10_000;
 
-const generateImageSchema = z.object({
-  prompt: z.string().min(1).max(4000),
-  path: z.string().min(1).describe("Where to save it in the project: .png, .jpg, .jpeg or .webp."),
-  size: imageSizeSchema
-    .optional()
-    .describe(`Width x height in pixels (default ${imageGenerationDefaults.size}).`),
-  overwrite: z.boolean().optional(),
-});
+const generateImageSchema = builtinToolSchema("generate_image", () =>
+  z.object({
+    prompt: z.string().min(1).max(4000),
+    path: z.string().min(1).describe("Where to save it in the project: .png, .jpg, .jpeg or .webp."),
+    size: imageSizeSchema
+      .optional()
+      .describe(`Width x height in pixels (default ${imageGenerationDefaults.size}).`),
+    overwrite: z.boolean().optional(),
+  }),
+);
 
 type GenerateImageArgs = z.infer<typeof generateImageSchema>;
 

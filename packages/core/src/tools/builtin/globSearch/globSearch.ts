@@ -5,6 +5,7 @@ import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { isWithin, resolveProjectPath } from "../../../policy/pathGuard.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { missingFileError } from "../../missingFile.js";
 import { builtinCrawlExclusions } from "../../projectIgnore/builtinIgnores.js";
 import { ProjectIgnore } from "../../projectIgnore/projectIgnore.js";
@@ -15,10 +16,12 @@ import { sortRecentFirst } from "./recentFirst.js";
 
 const maxResults = 100;
 
-const globSearchSchema = z.object({
-  pattern: z.string().min(1).max(1000),
-  path: z.string().min(1).optional(),
-});
+const globSearchSchema = builtinToolSchema("glob_search", () =>
+  z.object({
+    pattern: z.string().min(1).max(1000),
+    path: z.string().min(1).optional(),
+  }),
+);
 
 type GlobSearchArgs = z.infer<typeof globSearchSchema>;
 

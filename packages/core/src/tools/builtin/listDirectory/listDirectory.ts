@@ -11,6 +11,7 @@ import {
 import { renderTree } from "../../../fileSystem/directoryTreeListing.js";
 import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { isWithin, resolveProjectPath } from "../../../policy/pathGuard.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { missingFileError } from "../../missingFile.js";
 import { ProjectIgnore } from "../../projectIgnore/projectIgnore.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
@@ -21,15 +22,17 @@ const maxShownEntries = 500;
 /** Past this many entries the walk stops counting; the note then gives a lower bound. */
 const maxCountedEntries = 10_000;
 
-const listDirectorySchema = z.object({
-  path: z.string().min(1).optional(),
-  depth: z.number().int().min(1).max(5).optional().describe(`Levels to show (default ${defaultDepth}).`),
-  ignore: z
-    .array(z.string().min(1).max(1000))
-    .max(100)
-    .optional()
-    .describe("Extra gitignore-style patterns to hide."),
-});
+const listDirectorySchema = builtinToolSchema("list_directory", () =>
+  z.object({
+    path: z.string().min(1).optional(),
+    depth: z.number().int().min(1).max(5).optional().describe(`Levels to show (default ${defaultDepth}).`),
+    ignore: z
+      .array(z.string().min(1).max(1000))
+      .max(100)
+      .optional()
+      .describe("Extra gitignore-style patterns to hide."),
+  }),
+);
 
 type ListDirectoryArgs = z.infer<typeof listDirectorySchema>;
 

@@ -1,17 +1,20 @@
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import type { McpResourceInfo, McpResourceSource } from "../../mcpResourceSource.js";
 import { defineTool, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 
 const defaultLimit = 100;
 
-const listMcpResourcesSchema = z.object({
-  server: z.string().min(1).optional().describe("Only this server."),
-  offset: z.number().int().min(0).optional(),
-  limit: z.number().int().min(1).max(500).optional().describe(`Entries to show (default ${defaultLimit}).`),
-});
+const listMcpResourcesSchema = builtinToolSchema("list_mcp_resources", () =>
+  z.object({
+    server: z.string().min(1).optional().describe("Only this server."),
+    offset: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).max(500).optional().describe(`Entries to show (default ${defaultLimit}).`),
+  }),
+);
 
 type ListMcpResourcesArgs = z.infer<typeof listMcpResourcesSchema>;
 

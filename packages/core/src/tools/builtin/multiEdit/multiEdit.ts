@@ -7,20 +7,26 @@ import {
   maxEditStringChars,
   type StrategyName,
 } from "../../editEngine/index.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { toolPrompt } from "../../toolPrompt.js";
 
 const maxEdits = 50;
 
-const singleEditSchema = z.object({
-  old_string: z.string().max(maxEditStringChars),
-  new_string: z.string().max(maxEditStringChars),
-  replace_all: z.boolean().optional(),
-});
-
-const multiEditSchema = z.object({
-  path: z.string().min(1),
-  edits: z.array(singleEditSchema).min(1).max(maxEdits),
-});
+const multiEditSchema = builtinToolSchema("multi_edit", () =>
+  z.object({
+    path: z.string().min(1),
+    edits: z
+      .array(
+        z.object({
+          old_string: z.string().max(maxEditStringChars),
+          new_string: z.string().max(maxEditStringChars),
+          replace_all: z.boolean().optional(),
+        }),
+      )
+      .min(1)
+      .max(maxEdits),
+  }),
+);
 
 type MultiEditArgs = z.infer<typeof multiEditSchema>;
 

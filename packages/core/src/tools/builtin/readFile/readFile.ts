@@ -6,6 +6,7 @@ import { assetUrl } from "../../../assetPath.js";
 import { binaryExtensionOf, binarySniffBytes, containsNulByte } from "../../../fileSystem/binaryFiles.js";
 import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { missingFileError } from "../../missingFile.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
@@ -16,11 +17,13 @@ const maxLineChars = 2000;
 /** Room kept under the byte cap for the footer line. */
 const footerReserveBytes = 256;
 
-const readFileSchema = z.object({
-  path: z.string().min(1),
-  offset: z.number().int().min(1).optional().describe("First line, 1-based."),
-  limit: z.number().int().min(1).optional().describe(`Lines to read (default ${defaultLineLimit}).`),
-});
+const readFileSchema = builtinToolSchema("read_file", () =>
+  z.object({
+    path: z.string().min(1),
+    offset: z.number().int().min(1).optional().describe("First line, 1-based."),
+    limit: z.number().int().min(1).optional().describe(`Lines to read (default ${defaultLineLimit}).`),
+  }),
+);
 
 type ReadFileArgs = z.infer<typeof readFileSchema>;
 

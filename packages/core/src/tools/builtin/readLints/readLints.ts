@@ -3,6 +3,7 @@ import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { checkerPlacement } from "../../lints/checkerPlacement.js";
 import { formatLintRun } from "../../lints/formatDiagnostics.js";
 import { type LintScope, runProjectLints } from "../../lints/projectLints.js";
@@ -13,9 +14,11 @@ import { toolPrompt } from "../../toolPrompt.js";
 /** A type-check of a large project takes a while; a hung checker must not hold the run. */
 const lintTimeoutMs = 120_000;
 
-const readLintsSchema = z.object({
-  paths: z.array(z.string().min(1)).optional(),
-});
+const readLintsSchema = builtinToolSchema("read_lints", () =>
+  z.object({
+    paths: z.array(z.string().min(1)).optional(),
+  }),
+);
 
 type ReadLintsArgs = z.infer<typeof readLintsSchema>;
 

@@ -1,6 +1,7 @@
 import { LatheError } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import type { McpResourceSource } from "../../mcpResourceSource.js";
 import { defineTool, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
@@ -8,12 +9,20 @@ import { toolPrompt } from "../../toolPrompt.js";
 /** Well within the output cap (2,000 lines), so a default page is never cut short. */
 const defaultLimit = 1000;
 
-const readMcpResourceSchema = z.object({
-  server: z.string().min(1),
-  uri: z.string().min(1),
-  offset: z.number().int().min(1).optional().describe("First line, 1-based."),
-  limit: z.number().int().min(1).max(10_000).optional().describe(`Lines to show (default ${defaultLimit}).`),
-});
+const readMcpResourceSchema = builtinToolSchema("read_mcp_resource", () =>
+  z.object({
+    server: z.string().min(1),
+    uri: z.string().min(1),
+    offset: z.number().int().min(1).optional().describe("First line, 1-based."),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .optional()
+      .describe(`Lines to show (default ${defaultLimit}).`),
+  }),
+);
 
 type ReadMcpResourceArgs = z.infer<typeof readMcpResourceSchema>;
 

@@ -8,6 +8,7 @@ import { type CallSandbox, sandboxForCall } from "../../../policy/sandbox/sandbo
 import type { SandboxLaunch } from "../../../policy/sandbox/sandboxTypes.js";
 import { processGroupAlive, signalProcessGroup } from "../../../processes/processGroup.js";
 import { spawnShell } from "../../../processes/shellProcess.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import {
   describeStatus,
   formatTerminalOutput,
@@ -33,13 +34,15 @@ const drainGraceMs = 500;
 /** How long a background start waits for first output, or for a command that ends at once. */
 const backgroundStartWaitMs = 1000;
 
-const runTerminalCmdSchema = z.object({
-  command: z.string().min(1),
-  working_directory: z.string().min(1).optional(),
-  timeout_ms: z.number().int().min(1).max(maxTimeoutMs).optional(),
-  is_background: z.boolean().optional(),
-  explanation: z.string().optional().describe("One sentence, shown to the user."),
-});
+const runTerminalCmdSchema = builtinToolSchema("run_terminal_cmd", () =>
+  z.object({
+    command: z.string().min(1),
+    working_directory: z.string().min(1).optional(),
+    timeout_ms: z.number().int().min(1).max(maxTimeoutMs).optional(),
+    is_background: z.boolean().optional(),
+    explanation: z.string().optional().describe("One sentence, shown to the user."),
+  }),
+);
 
 type RunTerminalCmdArgs = z.infer<typeof runTerminalCmdSchema>;
 

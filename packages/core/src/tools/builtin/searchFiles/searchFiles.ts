@@ -4,6 +4,7 @@ import { assetUrl } from "../../../assetPath.js";
 import { executableOnPath } from "../../../fileSystem/executableOnPath.js";
 import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { missingFileError } from "../../missingFile.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
@@ -17,13 +18,15 @@ const matchLimit = 100;
 const maxContextLines = 10;
 const defaultSearchTimeoutMs = 30_000;
 
-const searchFilesSchema = z.object({
-  pattern: z.string(),
-  path: z.string().min(1).optional(),
-  glob: z.string().min(1).optional().describe('e.g. "*.{ts,tsx}"; with "/" the path must match.'),
-  case_insensitive: z.boolean().optional(),
-  context_lines: z.number().int().min(0).max(maxContextLines).optional(),
-});
+const searchFilesSchema = builtinToolSchema("search_files", () =>
+  z.object({
+    pattern: z.string(),
+    path: z.string().min(1).optional(),
+    glob: z.string().min(1).optional().describe('e.g. "*.{ts,tsx}"; with "/" the path must match.'),
+    case_insensitive: z.boolean().optional(),
+    context_lines: z.number().int().min(0).max(maxContextLines).optional(),
+  }),
+);
 
 type SearchFilesArgs = z.infer<typeof searchFilesSchema>;
 

@@ -1,13 +1,16 @@
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { describeStatus } from "../../terminals/terminalReport.js";
 import { unknownTerminalError } from "../../terminals/unknownTerminal.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 
-const terminalKillSchema = z.object({
-  id: z.string().min(1),
-});
+const terminalKillSchema = builtinToolSchema("terminal_kill", () =>
+  z.object({
+    id: z.string().min(1),
+  }),
+);
 
 type TerminalKillArgs = z.infer<typeof terminalKillSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import {
   describeStatus,
   formatTerminalOutput,
@@ -10,10 +11,12 @@ import { unknownTerminalError } from "../../terminals/unknownTerminal.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 
-const terminalOutputSchema = z.object({
-  id: z.string().min(1),
-  since_last: z.boolean().default(true).describe("false: all kept output."),
-});
+const terminalOutputSchema = builtinToolSchema("terminal_output", () =>
+  z.object({
+    id: z.string().min(1),
+    since_last: z.boolean().default(true).describe("false: all kept output."),
+  }),
+);
 
 type TerminalOutputArgs = z.infer<typeof terminalOutputSchema>;
 

@@ -2,26 +2,32 @@ import { errorInfo, type TodoItem } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import { type TodoProgress, todoLimits, todoProgress, todoStatuses } from "../../../planning/todoList.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 
-const todoWriteSchema = z.object({
-  todos: z
-    .array(
-      z.object({
-        id: z.string().min(1).describe("Stable; the same id updates the same todo."),
-        content: z
-          .string()
-          .min(1)
-          .max(todoLimits.maxContentLength)
-          .optional()
-          .describe("Optional when merging."),
-        status: z.enum(todoStatuses),
-      }),
-    )
-    .max(todoLimits.maxItems),
-  merge: z.boolean().default(false).describe("true: update by id, append new ids. false: replace the list."),
-});
+const todoWriteSchema = builtinToolSchema("todo_write", () =>
+  z.object({
+    todos: z
+      .array(
+        z.object({
+          id: z.string().min(1).describe("Stable; the same id updates the same todo."),
+          content: z
+            .string()
+            .min(1)
+            .max(todoLimits.maxContentLength)
+            .optional()
+            .describe("Optional when merging."),
+          status: z.enum(todoStatuses),
+        }),
+      )
+      .max(todoLimits.maxItems),
+    merge: z
+      .boolean()
+      .default(false)
+      .describe("true: update by id, append new ids. false: replace the list."),
+  }),
+);
 
 type TodoWriteArgs = z.infer<typeof todoWriteSchema>;
 

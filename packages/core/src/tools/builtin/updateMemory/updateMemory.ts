@@ -2,6 +2,7 @@ import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
 import type { MemoryBook } from "../../../store/memoryRecords.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import { secretLike } from "./secretLike.js";
@@ -9,27 +10,29 @@ import { secretLike } from "./secretLike.js";
 /** Longer than this, a memory is cut in the prompt (store/memoryRecords.ts). */
 const maxContentLength = 1000;
 
-const updateMemorySchema = z
-  .object({
-    action: z.enum(["add", "update", "delete"]),
-    content: z
-      .string()
-      .trim()
-      .min(1)
-      .max(maxContentLength)
-      .optional()
-      .describe("One self-contained fact; for add and update."),
-    id: z.string().min(1).optional().describe("For update and delete."),
-    scope: z.enum(["project", "user"]).default("project").describe("user: every project of this user."),
-  })
-  .superRefine((args, ctx) => {
-    if (args.action !== "delete" && args.content === undefined) {
-      ctx.addIssue({ code: "custom", path: ["content"], message: `${args.action} needs content` });
-    }
-    if (args.action !== "add" && args.id === undefined) {
-      ctx.addIssue({ code: "custom", path: ["id"], message: `${args.action} needs the id of the memory` });
-    }
-  });
+const updateMemorySchema = builtinToolSchema("update_memory", () =>
+  z
+    .object({
+      action: z.enum(["add", "update", "delete"]),
+      content: z
+        .string()
+        .trim()
+        .min(1)
+        .max(maxContentLength)
+        .optional()
+        .describe("One self-contained fact; for add and update."),
+      id: z.string().min(1).optional().describe("For update and delete."),
+      scope: z.enum(["project", "user"]).default("project").describe("user: every project of this user."),
+    })
+    .superRefine((args, ctx) => {
+      if (args.action !== "delete" && args.content === undefined) {
+        ctx.addIssue({ code: "custom", path: ["content"], message: `${args.action} needs content` });
+      }
+      if (args.action !== "add" && args.id === undefined) {
+        ctx.addIssue({ code: "custom", path: ["id"], message: `${args.action} needs the id of the memory` });
+      }
+    }),
+);
 
 type UpdateMemoryArgs = z.infer<typeof updateMemorySchema>;
 

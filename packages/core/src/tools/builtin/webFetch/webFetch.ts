@@ -5,6 +5,7 @@ import { assetUrl } from "../../../assetPath.js";
 import { type GuardedResponse, guardedFetch } from "../../../policy/networkGuard/index.js";
 import type { Assessment } from "../../../policy/policyTypes.js";
 import { urlBlock } from "../../../policy/urlPrecheck.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import {
@@ -28,12 +29,14 @@ const requestHeaders = {
   "user-agent": "Mozilla/5.0 (compatible; Lathe; +web_fetch)",
 };
 
-const webFetchSchema = z.object({
-  url: z.string().min(1).max(8192),
-  prompt: z.string().max(2000).optional().describe("What you look for, shown above the page."),
-  max_length: z.number().int().min(200).max(200_000).optional(),
-  format: z.enum(["markdown", "text", "html"]).optional(),
-});
+const webFetchSchema = builtinToolSchema("web_fetch", () =>
+  z.object({
+    url: z.string().min(1).max(8192),
+    prompt: z.string().max(2000).optional().describe("What you look for, shown above the page."),
+    max_length: z.number().int().min(200).max(200_000).optional(),
+    format: z.enum(["markdown", "text", "html"]).optional(),
+  }),
+);
 
 type WebFetchArgs = z.infer<typeof webFetchSchema>;
 

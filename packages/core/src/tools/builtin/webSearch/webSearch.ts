@@ -1,6 +1,7 @@
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 import {
@@ -16,10 +17,12 @@ const defaultMaxResults = 5;
 /** Room beyond the providers' own time limits, so the tool's timeout never cuts the last one short. */
 const toolGraceMs = 5000;
 
-const webSearchSchema = z.object({
-  query: z.string().min(1).max(400).regex(/\S/, "must not be blank"),
-  max_results: z.number().int().min(1).max(10).optional(),
-});
+const webSearchSchema = builtinToolSchema("web_search", () =>
+  z.object({
+    query: z.string().min(1).max(400).regex(/\S/, "must not be blank"),
+    max_results: z.number().int().min(1).max(10).optional(),
+  }),
+);
 
 type WebSearchArgs = z.infer<typeof webSearchSchema>;
 

@@ -7,15 +7,18 @@ import { writeProjectFile } from "../../../fileSystem/projectFiles.js";
 import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { noteWrittenFile } from "../../editEngine/index.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { withLintNote } from "../../lintNote.js";
 import { staleFileError } from "../../staleFileCheck.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
 
-const writeFileSchema = z.object({
-  path: z.string().min(1),
-  contents: z.string(),
-});
+const writeFileSchema = builtinToolSchema("write_file", () =>
+  z.object({
+    path: z.string().min(1),
+    contents: z.string(),
+  }),
+);
 
 type WriteFileArgs = z.infer<typeof writeFileSchema>;
 
