@@ -4,12 +4,14 @@
 // building every zod schema on each start. The image fits only the Node binary that made it:
 // dist/lathe.blob.node names that binary (size, modification time, path) and the folder the
 // command was built in, and bin/lathe uses the image only for that binary, from that folder.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { build } from "rolldown";
 import { parseAst } from "rolldown/parseAst";
 
@@ -133,23 +135,120 @@ await build({
   },
   logLevel: "silent",
 });
-// Without the code cache of Node's own modules: Node reads all of it (6 MB) at every start, to
-// speed up the few of its modules a run loads that the snapshot does not already hold (node:http's).
-// Reading it costs more than compiling those. The config file is how Node takes that choice.
-const config = join(dist, "lathe.snapshot.json");
-writeFileSync(config, JSON.stringify({ builder: script, withoutCodeCache: true }));
-// --no-warnings: Node warns about each built-in module whose snapshot support it has not verified.
-// --hash-seed: lathe starts from the image without rehashing it (bin/lathe.js), so the seed baked in
-// here is the one every run uses: drawn at random for each build, never V8's or Node's default.
-const hashSeed = randomBytes(6).readUIntBE(0, 6) + 1;
-execFileSync(
-  process.execPath,
-  ["--no-warnings", `--hash-seed=${hashSeed}`, "--snapshot-blob", blob, "--build-snapshot-config", config],
-  {
-    stdio: "inherit",
-  },
-);
-rmSync(config);
+// Node's snapshot keeps the bytecode of the functions compiled when it is taken only when it also
+// keeps the code cache of Node's own modules (6 MB read at every start, which pays for itself only
+// in part: node:http's modules load from it). The bytecode is what matters: a first image is built,
+// started once as a user would (a training run), and the positions of the functions that run
+// compiled go to lathe.hot.txt; the final image compiles those ahead (src/hotFunctions.ts).
+const hotList = join(dist, "lathe.hot.txt");
+rmSync(hotList, { force: true });
+buildImage();
+const hot = await hotFunctionPositions();
+if (typeof hot === "string") {
+  console.warn(`build-snapshot: no training run (${hot}); every start compiles what it runs`);
+} else {
+  writeFileSync(hotList, `${[...hot].join("\n")}\n`);
+  buildImage();
+  rmSync(hotList);
+}
+
+function buildImage() {
+  const config = join(dist, "lathe.snapshot.json");
+  writeFileSync(config, JSON.stringify({ builder: script }));
+  // --no-warnings: Node warns about each built-in module whose snapshot support it has not verified.
+  // --hash-seed: lathe starts from the image without rehashing it (bin/lathe.js), so the seed baked
+  // in here is the one every run uses: drawn at random for each build, never V8's or Node's default.
+  const hashSeed = randomBytes(6).readUIntBE(0, 6) + 1;
+  execFileSync(
+    process.execPath,
+    ["--no-warnings", `--hash-seed=${hashSeed}`, "--snapshot-blob", blob, "--build-snapshot-config", config],
+    { stdio: "inherit" },
+  );
+  rmSync(config);
+}
+
+/**
+ * Runs `lathe -p` twice from the image just built (a new `$LATHE_HOME`, then the same one again)
+ * against the scripted model server, in a throwaway home and project, with V8 logging each function
+ * it compiles: the start offsets of the bundle's functions compiled in either run.
+ */
+async function hotFunctionPositions() {
+  const { fakeKeys, startFakeLlm } = await import("../packages/testkit/dist/index.js");
+  const scratch = mkdtempSync(join(tmpdir(), "lathe-training-"));
+  const server = await startFakeLlm({ script: { turns: [{ text: "Done." }, { text: "Done again." }] } });
+  try {
+    const project = join(scratch, "project");
+    mkdirSync(project);
+    writeFileSync(join(project, "README.md"), "# A project\n");
+    const positions = new Set();
+    for (const pass of [1, 2]) {
+      const log = join(scratch, `v8-${pass}.log`);
+      // Asynchronously: the scripted server answers from this process.
+      const child = await run(
+        process.execPath,
+        [
+          "--max-semi-space-size=8",
+          "--no-rehash-snapshot",
+          "--snapshot-blob",
+          blob,
+          "--log-function-events",
+          `--logfile=${log}`,
+          "--no-logfile-per-isolate",
+          "--",
+          "-p",
+          "Describe this project.",
+          "--cwd",
+          project,
+          "--model",
+          "openai:gpt-4.1",
+          "--base-url",
+          `${server.url}/v1`,
+        ],
+        {
+          env: {
+            PATH: process.env.PATH,
+            HOME: scratch,
+            LATHE_HOME: join(scratch, "lathe-home"),
+            OPENAI_API_KEY: fakeKeys.openai,
+          },
+          encoding: "utf8",
+          timeout: 60_000,
+        },
+      );
+      if (!child.ok) return child.reason;
+      for (const position of compiledInBundle(readFileSync(log, "utf8"))) positions.add(position);
+    }
+    return positions.size > 0 ? positions : "V8's log named no function of the bundle";
+  } finally {
+    await server.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Runs a command to its end: ok, or why it failed. */
+async function run(program, args, options) {
+  try {
+    await promisify(execFile)(program, args, options);
+    return { ok: true };
+  } catch (error) {
+    return {
+      ok: false,
+      reason: `lathe -p failed: ${String(error.stderr ?? error.message)
+        .trim()
+        .slice(0, 500)}`,
+    };
+  }
+}
+
+/** The start offsets of the bundle's functions in a V8 `--log-function-events` log that were compiled. */
+function compiledInBundle(log) {
+  const lines = log.split("\n").map((line) => line.split(","));
+  const scripts = new Set(lines.filter((f) => f[0] === "script-details" && f[2] === script).map((f) => f[1]));
+  return lines
+    .filter((f) => f[0] === "function" && f[1] === "interpreter" && scripts.has(f[2]))
+    .map((f) => Number(f[3]));
+}
+
 const node = realpathSync(process.execPath);
 const { size, mtime } = statSync(node);
 // The second line is where the command lives: the bundle holds its modules' paths.

@@ -1,7 +1,9 @@
+import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { setFlagsFromString, startupSnapshot } from "node:v8";
 import { loadProviderPackages } from "@lathe/core";
 import { discardRandomPool } from "@lathe/protocol";
+import { precompileHotFunctions } from "./hotFunctions.js";
 import { runLatheCli } from "./latheCli.js";
 
 // The entry of the start-up snapshot (scripts/build-snapshot.mjs): loading this module is what
@@ -46,4 +48,18 @@ startupSnapshot.addSerializeCallback(() => {
   const collectGarbage = new Function("%CollectGarbage(null)");
   setFlagsFromString("--no-allow-natives-syntax");
   for (let i = 0; i < 8; i++) collectGarbage();
+});
+
+// Then, after those collections, the functions a run calls first are compiled into the image: the
+// build writes their positions in the bundle here after a training run (scripts/build-snapshot.mjs).
+const hotFunctionList = new URL("lathe.hot.txt", import.meta.url);
+startupSnapshot.addSerializeCallback(() => {
+  if (!existsSync(hotFunctionList)) return;
+  const positions = new Set(readFileSync(hotFunctionList, "utf8").split("\n").filter(Boolean).map(Number));
+  const outcome = precompileHotFunctions(positions, runLatheCli);
+  process.stdout.write(
+    typeof outcome === "number"
+      ? `start-up image: ${outcome} functions compiled ahead\n`
+      : `start-up image: no function compiled ahead (${outcome})\n`,
+  );
 });

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
@@ -13,6 +13,7 @@ import {
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { type FakeLlm, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { headlessArgs, makeWorkspace, runLathe } from "./latheProcess.js";
@@ -94,6 +95,52 @@ describe.skipIf(!existsSync(blob))("the start-up snapshot", () => {
     const randomEnds = ids.map((id) => id.slice(-12));
     expect(randomEnds[0]).toMatch(/^[0-9a-f]{12}$/);
     expect(randomEnds[1]).not.toBe(randomEnds[0]);
+  });
+
+  it("holds the bytecode of what a run calls before its first request, so a start compiles little", async () => {
+    server = await startFakeLlm({ script: { turns: [{ text: "ok" }] } });
+    const ws = await makeWorkspace({ "README.md": "# A project\n" });
+    const log = join(ws.home, "v8.log");
+    const args = headlessArgs("hello", { root: ws.root, serverUrl: server.url, format: "text" });
+    // Asynchronously: the scripted server answers from this process.
+    await promisify(execFile)(
+      process.execPath,
+      [
+        "--no-rehash-snapshot",
+        "--snapshot-blob",
+        blob,
+        "--log-function-events",
+        `--logfile=${log}`,
+        "--no-logfile-per-isolate",
+        "--",
+        ...args,
+      ],
+      {
+        env: { PATH: process.env.PATH, HOME: ws.home, LATHE_HOME: ws.home, OPENAI_API_KEY: fakeKeys.openai },
+      },
+    );
+    const lines = readFileSync(log, "utf8")
+      .split("\n")
+      .map((line) => line.split(","));
+    const bundle = lines.find(
+      (f) => f[0] === "script-details" && f[2]?.endsWith("/dist/lathe.snapshot.cjs"),
+    )?.[1];
+    const request = lines.find(
+      (f) => f[0] === "function" && f[1] === "first-execution" && f[7] === "ClientRequest",
+    );
+    expect(bundle).toBeDefined();
+    expect(request).toBeDefined();
+    // V8's log: `function,interpreter,<script>,<start>,<end>,<ms>,<µs since start>,<name>` for
+    // each function compiled. Without the functions compiled ahead, ~600 of the bundle's are.
+    const compiled = lines.filter(
+      (f) =>
+        f[0] === "function" &&
+        f[1] === "interpreter" &&
+        f[2] === bundle &&
+        Number(f[6]) < Number(request?.[6]),
+    );
+    expect(compiled.length).toBeGreaterThan(0);
+    expect(compiled.length).toBeLessThan(200);
   });
 
   it("runs the installed `bin/lathe` from the snapshot made for the Node it picks", async () => {

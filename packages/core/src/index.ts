@@ -71,7 +71,7 @@ export { builtinTools } from "./tools/builtin/index.js";
 export { createWebFetchTool } from "./tools/builtin/webFetch/webFetch.js";
 export { createWebSearchTool } from "./tools/builtin/webSearch/webSearch.js";
 export { FileReadLedger } from "./tools/fileReadLedger.js";
-export { deriveInputSchema } from "./tools/inputSchemas.js";
+export { deriveInputSchema, isBuiltinToolSchema } from "./tools/inputSchemas.js";
 export { ProjectIgnore } from "./tools/projectIgnore/projectIgnore.js";
 export {
   BackgroundTerminals,

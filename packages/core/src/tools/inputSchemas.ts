@@ -36,6 +36,11 @@ export function deriveInputSchema(schema: z.ZodType): Record<string, unknown> {
   return plain;
 }
 
+/** Whether `schema` is the built-in tool `name`'s own (made by `builtinToolSchema`). */
+export function isBuiltinToolSchema(name: string, schema: z.ZodType): boolean {
+  return builtinSchemas.get(schema) === name;
+}
+
 /**
  * The JSON Schema of a tool's arguments: the build's copy for a built-in tool's own schema (another
  * tool under a built-in's name gets its own), else derived once.
@@ -43,7 +48,7 @@ export function deriveInputSchema(schema: z.ZodType): Record<string, unknown> {
 export function inputSchemaFor(name: string, schema: z.ZodType): Record<string, unknown> {
   const cached = derived.get(schema);
   if (cached !== undefined) return cached;
-  const built = builtinSchemas.get(schema) === name ? precomputedSchemas()[name] : undefined;
+  const built = isBuiltinToolSchema(name, schema) ? precomputedSchemas()[name] : undefined;
   const made = built ?? deriveInputSchema(schema);
   derived.set(schema, made);
   return made;

@@ -22,6 +22,20 @@ describe("the tool schemas the build derives", () => {
     }
   });
 
+  it("are the ones offered for every built-in tool, so offering one builds none of them", () => {
+    const tools = [
+      ...built.builtinTools(),
+      built.createWebSearchTool(() => ({})),
+      built.createWebFetchTool(() => ({})),
+      built.createBrowserUseTool(() => ({}), new built.BrowserSessions()),
+      built.createGenerateImageTool(() => undefined),
+    ];
+    expect(
+      tools.filter((tool) => !built.isBuiltinToolSchema(tool.name, tool.schema)).map((tool) => tool.name),
+    ).toEqual([]);
+    expect(Object.keys(shipped).sort()).toEqual(tools.map((tool) => tool.name).sort());
+  });
+
   it("are not used for a tool of another shape under a built-in's name", () => {
     const other = z.object({ query: z.string().describe("What to look for") });
     expect(schemas.inputSchemaFor("read_file", other)).toEqual({

@@ -2,20 +2,23 @@ import { readFileSync } from "node:fs";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
+import { builtinToolSchema } from "../../inputSchemas.js";
 import { defineTool } from "../../tool.js";
 
 const description = readFileSync(assetUrl("tools/builtin/task/task.md"), "utf8").trim();
 
-const schema = z.object({
-  description: z.string().min(3).max(80).describe("A few words, shown to the user."),
-  prompt: z.string().min(1).max(20_000),
-  agent: z
-    .string()
-    .min(1)
-    .max(40)
-    .optional()
-    .describe('"explore" (read-only), "general" (default) or a project agent.'),
-});
+const schema = builtinToolSchema("task", () =>
+  z.object({
+    description: z.string().min(3).max(80).describe("A few words, shown to the user."),
+    prompt: z.string().min(1).max(20_000),
+    agent: z
+      .string()
+      .min(1)
+      .max(40)
+      .optional()
+      .describe('"explore" (read-only), "general" (default) or a project agent.'),
+  }),
+);
 
 /** `task`: runs a sub-agent (SPEC §4). Its own calls go through the policy and approvals as usual. */
 export const taskTool = defineTool({
