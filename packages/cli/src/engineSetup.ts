@@ -246,7 +246,7 @@ function codeIndexFor(store: SessionStore, projectRoot: string, inputs: EngineIn
   if (embedder && !embedder.ok)
     inputs.warn?.(`embeddingModel ${modelId}: ${embedder.error.message}; code search uses BM25 alone`);
   const embedding = embedder?.ok && modelId ? { embed: embedder.embed, embeddingModel: modelId } : {};
-  return new LiveCodeIndex(CodeIndex.open({ db: store.db, projectRoot, ...embedding }));
+  return new LiveCodeIndex(() => CodeIndex.open({ db: store.db, projectRoot, ...embedding }));
 }
 
 /** The fast model for summaries (SPEC §2 roles); a bad id is said once and the main model serves. */
