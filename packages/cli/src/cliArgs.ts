@@ -1,6 +1,13 @@
 import { parseArgs } from "node:util";
 import { type ApprovalMode, approvalModeSchema, parseRule } from "@lathe/core";
 import { type Mode, modeSchema } from "@lathe/protocol";
+import { takeIgnoredClaudeFlags } from "./agentSdk/claudeFlags.js";
+import {
+  type ClaudePermissionMode,
+  claudePermissionModes,
+  fromClaudePermissionMode,
+  isClaudePermissionMode,
+} from "./agentSdk/permissionModes.js";
 import { planPromptFrom } from "./planArgument.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -26,6 +33,16 @@ export interface CliArgs {
   trust: boolean;
   /** `--resume [ID]`: a stored session by id or prefix, or "latest" without one; `--continue` is "latest". */
   resume?: string;
+  /** `--input-format stream-json`: user messages and control requests as NDJSON on stdin (the Claude Agent SDK). */
+  inputFormat: "text" | "stream-json";
+  /** `--include-partial-messages`: the model's stream as `stream_event` lines in stream-json. */
+  includePartialMessages: boolean;
+  /** `--permission-prompt-tool stdio`: approvals go to the driving program as control requests. */
+  permissionPromptTool?: "stdio";
+  /** `--permission-mode` in Claude Code's names; it sets the mode and approval mode. */
+  claudePermissionMode?: ClaudePermissionMode;
+  /** Claude Code flags that were given and that Lathe accepts without acting on them. */
+  ignoredFlags: string[];
 }
 
 /** A session id or a prefix of one, as `--resume` takes it (so `--resume "fix it"` is not mistaken for an id). */
@@ -98,6 +115,11 @@ Options:
       --trust                trust this folder's project hooks, MCP servers, allow rules and
                              agents as they are now, and remember it (see lathe trust)
       --output-format FMT    text (default) | json | stream-json
+      --input-format FMT     text (default) | stream-json: user messages and control requests as
+                             NDJSON on stdin, as the Claude Agent SDK sends them (see README)
+      --include-partial-messages  stream-json: the model's stream as stream_event lines too
+      --permission-mode MODE Claude Code's names: default | acceptEdits | bypassPermissions | plan | dontAsk | auto
+      --permission-prompt-tool stdio  stream-json: approvals asked of the driving program
       --plan FILE            run a plan saved by plan mode (.lathe/plans/…) in agent mode, headless
   -r, --resume [ID]          continue a stored session (by id or prefix; the latest without one)
   -c, --continue             continue the latest session of this project
@@ -109,7 +131,8 @@ Exit codes: 0 completed, 1 error, 2 usage, 3 iteration limit, 4 cancelled,
 `;
 
 export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
-  const { rest, resume } = takeResume(argv);
+  const claude = takeIgnoredClaudeFlags(argv);
+  const { rest, resume } = takeResume(claude.rest);
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(rest);
@@ -121,6 +144,25 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   if (outputFormat !== "text" && outputFormat !== "json" && outputFormat !== "stream-json") {
     return { ok: false, message: `--output-format must be text, json or stream-json, not "${outputFormat}"` };
   }
+  const inputFormat = values["input-format"] ?? "text";
+  if (inputFormat !== "text" && inputFormat !== "stream-json") {
+    return { ok: false, message: `--input-format must be text or stream-json, not "${inputFormat}"` };
+  }
+  if (inputFormat === "stream-json" && outputFormat !== "stream-json") {
+    return { ok: false, message: "--input-format stream-json needs --output-format stream-json" };
+  }
+  const promptTool = values["permission-prompt-tool"];
+  if (promptTool !== undefined && promptTool !== "stdio") {
+    return {
+      ok: false,
+      message: `--permission-prompt-tool takes only "stdio" (approvals as control requests)`,
+    };
+  }
+  const claudeMode = values["permission-mode"];
+  if (claudeMode !== undefined && !isClaudePermissionMode(claudeMode)) {
+    return { ok: false, message: `--permission-mode must be one of ${claudePermissionModes.join(", ")}` };
+  }
+  const fromClaude = claudeMode === undefined ? undefined : fromClaudePermissionMode(claudeMode);
   const mode = values.mode === undefined ? undefined : modeSchema.safeParse(values.mode);
   if (mode && !mode.success)
     return { ok: false, message: `--mode must be one of ${modeSchema.options.join(", ")}` };
@@ -130,10 +172,11 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
     return { ok: false, message: `--approval-mode must be one of ${approvalModeSchema.options.join(", ")}` };
   }
   let maxIterations: number | undefined;
-  if (values["max-iterations"] !== undefined) {
-    maxIterations = Number(values["max-iterations"]);
+  const iterationCap = values["max-iterations"] ?? values["max-turns"];
+  if (iterationCap !== undefined) {
+    maxIterations = Number(iterationCap);
     if (!Number.isInteger(maxIterations) || maxIterations < 1) {
-      return { ok: false, message: "--max-iterations must be a positive whole number" };
+      return { ok: false, message: "--max-iterations (--max-turns) must be a positive whole number" };
     }
   }
   for (const [flag, rules] of [
@@ -160,14 +203,19 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       model: values.model,
       baseUrl: values["base-url"],
       apiKey: values["api-key"],
-      mode: plan ? (mode?.data ?? "agent") : mode?.data,
-      approvalMode: approval?.data,
+      mode: plan ? (mode?.data ?? "agent") : (mode?.data ?? fromClaude?.mode),
+      approvalMode: approval?.data ?? fromClaude?.approvalMode,
       maxIterations,
       outputFormat,
       allowRules: values.allow ?? [],
       denyRules: values.deny ?? [],
       trust: values.trust ?? false,
       resume,
+      inputFormat,
+      includePartialMessages: values["include-partial-messages"] ?? false,
+      permissionPromptTool: promptTool,
+      claudePermissionMode: claudeMode,
+      ignoredFlags: claude.ignored,
     },
   };
 }
@@ -210,6 +258,13 @@ function parse(argv: string[]) {
       allow: { type: "string", multiple: true },
       deny: { type: "string", multiple: true },
       trust: { type: "boolean" },
+      // Claude Code's, so the Claude Agent SDK can start lathe as it starts claude.
+      "input-format": { type: "string" },
+      "include-partial-messages": { type: "boolean" },
+      "permission-prompt-tool": { type: "string" },
+      "permission-mode": { type: "string" },
+      "max-turns": { type: "string" },
+      verbose: { type: "boolean" },
       version: { type: "boolean", short: "v" },
       help: { type: "boolean", short: "h" },
     },

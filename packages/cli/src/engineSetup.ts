@@ -53,6 +53,10 @@ export type EngineSetup =
       modelId: string;
       /** Why checkpoints are off for this project, when they are. */
       checkpointsOff?: LatheErrorInfo;
+      /** The configured MCP servers and their state now: pending until each has started or failed. */
+      mcpServers(): { name: string; status: string }[];
+      /** A client for another model, set up as this session's (its provider's base URL and key). */
+      modelFor(modelId: string): { ok: true; client: ModelClient } | { ok: false; message: string };
       persistence: Persistence;
       /** Ends the session, writes out its traces and closes the database. */
       close(): Promise<void>;
@@ -217,6 +221,24 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     modelId,
     persistence: persistence.value,
     checkpointsOff: persistence.value.checkpointsOff,
+    mcpServers: () => tools.mcpServers(),
+    modelFor(other: string) {
+      const sameProvider = (other.split(":")[0] ?? "") === provider;
+      const made = createModelClient({
+        modelId: other,
+        baseUrl: sameProvider
+          ? (args.baseUrl ?? settings.baseUrls?.[provider])
+          : settings.baseUrls?.[other.split(":")[0] ?? ""],
+        baseUrls: settings.baseUrls,
+        apiKey: sameProvider ? args.apiKey : undefined,
+        env,
+        latheHome: inputs.latheHome,
+        authAdvice: inputs.authAdvice,
+        retry: settings.llm,
+        fallbackModels: settings.fallbackModels,
+      });
+      return made.ok ? { ok: true, client: made.client } : { ok: false, message: made.error.message };
+    },
     async close() {
       await session.dispose();
       await tools.close();

@@ -1,4 +1,5 @@
 import { type AgentSession, redactDeep } from "@lathe/core";
+import { resultSubtype } from "./agentSdk/sdkMessages.js";
 import type { OutputFormat } from "./cliArgs.js";
 import { exitCodeFor } from "./exitCodes.js";
 import { followToolRounds } from "./finalToolRound.js";
@@ -10,6 +11,10 @@ export interface HeadlessInputs {
   session: AgentSession;
   prompt: string;
   outputFormat: OutputFormat;
+  /** stream-json: the model's stream as `stream_event` lines too. */
+  includePartialMessages?: boolean;
+  /** The MCP servers and their state, for stream-json's init line. */
+  mcpServers?: { name: string; status: string }[];
   cwd: string;
   modelId: string;
   version: string;
@@ -35,6 +40,8 @@ export async function runHeadless(inputs: HeadlessInputs): Promise<number> {
             cwd: inputs.cwd,
             model: inputs.modelId,
             version: inputs.version,
+            includePartialMessages: inputs.includePartialMessages,
+            mcpServers: inputs.mcpServers,
           },
           stdout,
         )
@@ -68,12 +75,19 @@ export async function runHeadless(inputs: HeadlessInputs): Promise<number> {
   const durationMs = Math.round(performance.now() - started);
   const exitCode = exitCodeFor(result, rounds.finalRound(result.runId));
   stream?.finish(result, durationMs);
+  stream?.close();
   text?.finish(result);
   if (inputs.outputFormat === "json") {
     stdout(
       `${JSON.stringify(
         redactDeep(
           {
+            type: "result",
+            subtype: resultSubtype(result),
+            is_error: result.status !== "completed",
+            result: result.final,
+            num_turns: result.iterations,
+            total_cost_usd: result.usage.costUsd,
             status: result.status,
             iterations: result.iterations,
             final: result.final,

@@ -1,5 +1,13 @@
-import { type AgentSession, detectSandbox, noProviderHelp, probeLocalProviders } from "@lathe/core";
-import { type OutputFormat, parseCliArgs, usage } from "./cliArgs.js";
+import {
+  type AgentSession,
+  detectSandbox,
+  noProviderHelp,
+  probeLocalProviders,
+  redactDeep,
+} from "@lathe/core";
+import { ControlChannel } from "./agentSdk/controlChannel.js";
+import { runStreamJsonSession } from "./agentSdk/streamJsonSession.js";
+import { type CliArgs, parseCliArgs, usage } from "./cliArgs.js";
 import { cliVersion } from "./cliVersion.js";
 import { type EngineSetup, setUpEngine } from "./engineSetup.js";
 import { exitCodes } from "./exitCodes.js";
@@ -8,6 +16,7 @@ import { InteractiveChat } from "./interactiveChat.js";
 import { latheHomeFrom } from "./latheHome.js";
 import { watchLauncher } from "./launcherWatch.js";
 import { type ClosableOutput, closableOutput } from "./output/closableOutput.js";
+import { streamJsonOutput } from "./output/streamJsonOutput.js";
 import type { CommandIo } from "./subcommandArgs.js";
 import { loadUserSettings } from "./userSettings.js";
 import { keepWasmOnBaselineCompiler } from "./wasmTiering.js";
@@ -77,12 +86,18 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
   // probes only when the model calls a tool (below), off the path of its first request.
   if (!headless && sandboxMode !== "off") void detectSandbox();
   const chat = headless ? undefined : new InteractiveChat();
+  if (args.ignoredFlags.length > 0)
+    stderr(
+      `lathe: accepted and ignored (Claude Code flags Lathe has no use for): ${args.ignoredFlags.join(", ")}\n`,
+    );
+  // Claude Code's control protocol (the Claude Agent SDK): approvals asked of the driving program.
+  const sdk = args.inputFormat === "stream-json" ? sdkControl(args, stdout) : undefined;
   const engine = await setUpEngine({
     args,
     settings: settings.settings,
     env,
     latheHome,
-    requestApproval: chat?.requestApproval,
+    requestApproval: chat?.requestApproval ?? (sdk?.asks ? sdk.control.requestApproval : undefined),
     askUser: chat?.askUser,
     confirmTrust: chat?.confirmTrust,
     warn: (message) => stderr(`lathe: ${message}\n`),
@@ -102,7 +117,9 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
   const probed = chat ? undefined : probeSandboxAtFirstToolCall(engine.session, sandboxMode, stderr);
   const code = chat
     ? await chat.run(engine.session, `lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`)
-    : await runPrompt(engine, args.prompt, args.outputFormat, output);
+    : sdk
+      ? await runStreamJsonInput(engine, args, sdk, output)
+      : await runPrompt(engine, args, output);
   await probed?.();
   // Background commands live in process groups of their own, which would outlive us.
   await engine.close();
@@ -111,11 +128,10 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
 
 async function runPrompt(
   engine: Extract<EngineSetup, { ok: true }>,
-  argPrompt: string | undefined,
-  outputFormat: OutputFormat,
+  args: CliArgs,
   { stdout, stderr, stdoutState }: CliOutput,
 ): Promise<number> {
-  const prompt = argPrompt ?? (await readStdin());
+  const prompt = args.prompt ?? (await readStdin());
   if (!prompt.trim()) {
     stderr(`lathe: no prompt given\n\n${usage}`);
     return exitCodes.usage;
@@ -123,7 +139,9 @@ async function runPrompt(
   return runHeadless({
     session: engine.session,
     prompt,
-    outputFormat,
+    outputFormat: args.outputFormat,
+    includePartialMessages: args.includePartialMessages,
+    mcpServers: engine.mcpServers(),
     cwd: engine.projectRoot,
     modelId: engine.modelId,
     version: cliVersion,
@@ -131,6 +149,74 @@ async function runPrompt(
     stderr,
     stdoutState,
   });
+}
+
+/**
+ * The control channel of a run driven over stdin (`--input-format stream-json`), made before the
+ * session so that the engine can ask its approvals through it. Its lines go through the session's
+ * redactor once there is a session.
+ */
+function sdkControl(args: CliArgs, stdout: (text: string) => void) {
+  let redact = (value: Record<string, unknown>) => value;
+  const control = new ControlChannel((line) => stdout(`${JSON.stringify(redact(line))}\n`));
+  control.askNobody = args.claudePermissionMode === "dontAsk";
+  // Without --permission-prompt-tool stdio nobody is asked, as in any headless run.
+  const asks = args.permissionPromptTool === "stdio";
+  return {
+    control,
+    asks,
+    redactWith(session: AgentSession) {
+      redact = (value) => redactDeep(value, session.redact);
+    },
+  };
+}
+
+/** `--input-format stream-json`: user messages and control requests on stdin until it closes. */
+async function runStreamJsonInput(
+  engine: Extract<EngineSetup, { ok: true }>,
+  args: CliArgs,
+  sdk: ReturnType<typeof sdkControl>,
+  { stdout }: CliOutput,
+): Promise<number> {
+  const { session } = engine;
+  sdk.redactWith(session);
+  const stream = streamJsonOutput(
+    {
+      session,
+      cwd: engine.projectRoot,
+      model: engine.modelId,
+      version: cliVersion,
+      includePartialMessages: args.includePartialMessages,
+      mcpServers: engine.mcpServers(),
+    },
+    stdout,
+  );
+  const runMessage = async (text: string) => {
+    const started = performance.now();
+    const result = await session.send(text);
+    stream.finish(result, Math.round(performance.now() - started));
+    return result;
+  };
+  if (args.prompt !== undefined) await runMessage(args.prompt);
+  await runStreamJsonSession({
+    session,
+    control: sdk.control,
+    stdin: process.stdin,
+    write: (line) => stdout(`${JSON.stringify(redactDeep(line, session.redact))}\n`),
+    runMessage,
+    modelFor: engine.modelFor,
+    commands: [],
+    models: [
+      {
+        value: engine.modelId,
+        displayName: engine.modelId,
+        description: "The model this session started with.",
+      },
+    ],
+  });
+  stream.close();
+  // A run that ended badly has said so in its result line; the process itself did its job.
+  return exitCodes.completed;
 }
 
 /** Said once per session, before any command runs (SPEC §5). */

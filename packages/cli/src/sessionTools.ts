@@ -19,6 +19,8 @@ export interface SessionTools {
   registry: ToolRegistry;
   /** The MCP servers, when some are configured: their notices, prompts and resources. */
   mcp?: McpSessionFeed;
+  /** Each configured MCP server and its state: pending, then connected or failed. */
+  mcpServers(): { name: string; status: string }[];
   /** Stops what the tools started: the browser, MCP servers. */
   close(): Promise<void>;
 }
@@ -72,9 +74,15 @@ export async function sessionTools(inputs: {
     for (const failure of failures)
       inputs.warn?.(`mcp: server ${failure.server} did not start: ${failure.error}`);
   }
+  const states = new Map(mcp.servers.map((server) => [server.name, "pending"]));
+  void feed?.started.then(({ failures }) => {
+    for (const name of states.keys())
+      states.set(name, failures.some((failure) => failure.server === name) ? "failed" : "connected");
+  });
   return {
     registry,
     mcp: feed,
+    mcpServers: () => [...states].map(([name, status]) => ({ name, status })),
     async close() {
       await Promise.all([browsers.closeAll(), hub?.close()]);
     },

@@ -86,10 +86,10 @@ describe("a stdout closed under a headless run", () => {
     const args = headlessArgs(
       "write notes",
       { root: ws.root, serverUrl: server.url, format: "stream-json" },
-      ["--approval-mode", "yolo"],
+      ["--approval-mode", "yolo", "--include-partial-messages"],
     );
     // The reader leaves once the first round is over and the answer has begun.
-    const run = await runClosingStdout(args, ws.home, (read) => read.includes('"subtype":"delta"'));
+    const run = await runClosingStdout(args, ws.home, (read) => read.includes('"content_block_delta"'));
 
     expect(run.signal).toBeNull();
     expect(run.code, run.stderr).toBe(4);

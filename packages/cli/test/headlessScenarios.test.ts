@@ -269,12 +269,14 @@ describe("approvals and modes in headless runs", () => {
   it("prints stream-json events ending with a result line", async () => {
     const { lines } = await headless([{ text: "hello there" }], "hi", [], {}, { format: "stream-json" });
     expect(lines[0]).toMatchObject({ type: "system", subtype: "init", model: "openai:gpt-4.1" });
-    expect(
-      lines
-        .filter((l) => l.subtype === "delta")
-        .map((l) => l.text)
-        .join(""),
-    ).toBe("hello there");
+    // The answer as Claude Code sends it: one assistant message per block, no deltas unasked.
+    expect(lines.filter((l) => l.type === "assistant").map((l) => l.message)).toEqual([
+      expect.objectContaining({
+        role: "assistant",
+        content: [{ type: "text", text: "hello there", citations: null }],
+      }),
+    ]);
+    expect(lines.filter((l) => l.type === "stream_event")).toEqual([]);
     expect(lines.at(-1)).toMatchObject({
       type: "result",
       subtype: "success",
@@ -316,17 +318,41 @@ describe("approvals and modes in headless runs", () => {
     expect(run.stderr).toContain("--model");
   });
 
+  it("prints the model's stream as stream_event lines with --include-partial-messages", async () => {
+    const { lines } = await headless(
+      [{ text: "hello there", chunk_delay_ms: 5 }],
+      "hi",
+      ["--include-partial-messages"],
+      {},
+      { format: "stream-json" },
+    );
+    const events = lines.filter((l) => l.type === "stream_event").map((l) => l.event);
+    expect(events.map((event) => event.type)).toEqual([
+      "message_start",
+      "content_block_start",
+      ...events.filter((event) => event.type === "content_block_delta").map(() => "content_block_delta"),
+      "content_block_stop",
+      "message_stop",
+    ]);
+    expect(
+      events
+        .filter((event) => event.type === "content_block_delta")
+        .map((event) => event.delta.text)
+        .join(""),
+    ).toBe("hello there");
+  });
+
   it("cancels on SIGINT with exit code 4", async () => {
     let sent = false;
     const { run, json } = await headless(
       [{ text: "slow ".repeat(400), chunk_delay_ms: 20 }],
       "hi",
-      [],
+      ["--include-partial-messages"],
       {},
       {
         format: "stream-json",
         onStdout: (text, kill) => {
-          if (!sent && text.includes('"subtype":"delta"')) {
+          if (!sent && text.includes('"content_block_delta"')) {
             sent = true;
             kill("SIGINT");
           }
@@ -334,7 +360,13 @@ describe("approvals and modes in headless runs", () => {
       },
     );
     expect(run.code).toBe(4);
-    expect(json).toMatchObject({ type: "result", subtype: "cancelled", is_error: true });
+    expect(json).toMatchObject({
+      type: "result",
+      subtype: "error_during_execution",
+      status: "cancelled",
+      is_error: true,
+      errors: [expect.stringContaining("ancel")],
+    });
   });
 });
 

@@ -25,11 +25,13 @@ async function init(extra: string[]) {
 describe("system/init of stream-json", () => {
   it("lists in plan mode only the tools plan mode offers, and names mode and approval mode apart", async () => {
     const { first, offered } = await init(["--mode", "plan", "--approval-mode", "auto_edit"]);
+    // permissionMode in Claude Code's names; Lathe's own approval mode beside it.
     expect(first).toMatchObject({
       type: "system",
       subtype: "init",
       mode: "plan",
-      permissionMode: "auto_edit",
+      permissionMode: "plan",
+      approval_mode: "auto_edit",
     });
     expect(first).not.toHaveProperty("permission_mode");
     expect(first.tools).toEqual(offered);
@@ -40,7 +42,7 @@ describe("system/init of stream-json", () => {
 
   it("lists in agent mode the tools the model is offered", async () => {
     const { first, offered } = await init([]);
-    expect(first).toMatchObject({ mode: "agent", permissionMode: "ask_first" });
+    expect(first).toMatchObject({ mode: "agent", permissionMode: "default", approval_mode: "ask_first" });
     expect(first.tools).toEqual(offered);
     expect(first.tools).toContain("write_file");
   });

@@ -1,17 +1,36 @@
 import { type AgentSession, type RunResult, redactDeep } from "@lathe/core";
-import type { LatheEvent } from "@lathe/protocol";
+import { type LatheEvent, newId } from "@lathe/protocol";
+import { toClaudePermissionMode } from "../agentSdk/permissionModes.js";
+import {
+  type AssistantBlock,
+  assistantLine,
+  resultLine,
+  streamEventLine,
+  systemInitLine,
+  toolResultLine,
+} from "../agentSdk/sdkMessages.js";
 
 export interface RunInfo {
   session: AgentSession;
   cwd: string;
   model: string;
   version: string;
+  /** `--include-partial-messages`: the model's stream as `stream_event` lines too. */
+  includePartialMessages?: boolean;
+  /** The MCP servers and their state when the session starts. */
+  mcpServers?: { name: string; status: string }[];
+  /** The slash commands a prompt may start with. */
+  slashCommands?: string[];
 }
 
 /**
- * NDJSON close to what Claude Code and Cursor's CLI print with `stream-json`, so existing tooling
- * can read it: system/init, assistant and thinking deltas, full assistant messages, tool_call
- * started/completed, and a closing result line.
+ * NDJSON as Claude Code prints it with `stream-json`, so the Claude Agent SDK and other readers of
+ * that format can follow a run: `system/init`; `assistant` messages holding each text, thinking or
+ * `tool_use` block as soon as the model has sent it; `user` messages holding each `tool_result`;
+ * with `--include-partial-messages`, the model's stream as `stream_event` lines; and `result`.
+ * Lathe's own events keep names of their own beside those (`tool_call` started/completed, as
+ * Cursor's CLI prints them, and `system` lines of Lathe's subtypes: checkpoints, todos, notices…),
+ * so a reader that switches on `type` and `subtype` passes over them.
  */
 export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
   const sessionId = info.session.id;
@@ -19,31 +38,38 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
   const out = (value: Record<string, unknown>) =>
     write(`${JSON.stringify(redactDeep(value, info.session.redact))}\n`);
   const calls = new Map<string, unknown>();
-  let text = "";
-  // The tools the session's mode offers; `permissionMode` is the approval mode, as Claude Code names it.
   const { mode, approvalMode, tools } = info.session.setup;
   out({
-    type: "system",
-    subtype: "init",
-    session_id: sessionId,
-    cwd: info.cwd,
-    model: info.model,
+    ...systemInitLine({
+      sessionId,
+      cwd: info.cwd,
+      model: info.model,
+      tools,
+      mcpServers: info.mcpServers ?? [],
+      permissionMode: toClaudePermissionMode(mode, approvalMode),
+      slashCommands: info.slashCommands ?? [],
+      version: info.version,
+    }),
     mode,
-    permissionMode: approvalMode,
-    tools,
+    approval_mode: approvalMode,
     lathe_version: info.version,
   });
+  const answer = new AnswerBlocks(
+    sessionId,
+    () => info.session.modelId,
+    out,
+    info.includePartialMessages ?? false,
+  );
   const unsubscribe = info.session.subscribe((event: LatheEvent) => {
     switch (event.type) {
       case "text_delta":
-        text += event.delta;
-        out({ type: "assistant", subtype: "delta", session_id: sessionId, text: event.delta });
+        answer.add("text", event.delta);
         break;
       case "reasoning_delta":
-        out({ type: "thinking", subtype: "delta", session_id: sessionId, text: event.delta });
+        answer.add("thinking", event.delta);
         break;
       case "retry":
-        text = "";
+        answer.discard();
         out({
           type: "system",
           subtype: "retry",
@@ -54,14 +80,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
         });
         break;
       case "turn_end":
-        if (text) {
-          out({
-            type: "assistant",
-            session_id: sessionId,
-            message: { role: "assistant", content: [{ type: "text", text }] },
-          });
-        }
-        text = "";
+        answer.endTurn();
         out({
           type: "system",
           subtype: "turn_end",
@@ -124,6 +143,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
         break;
       case "tool_call_ready":
         calls.set(event.callId, event.arguments);
+        answer.toolUse(event.callId, event.name, event.arguments);
         out({
           type: "tool_call",
           subtype: "started",
@@ -142,6 +162,13 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
             : event.type === "tool_rejected"
               ? { status: "rejected", message: event.message }
               : { status: event.type === "tool_blocked" ? "blocked" : "error", error: event.error };
+        const content =
+          event.type === "tool_completed"
+            ? event.output
+            : event.type === "tool_rejected"
+              ? (event.message ?? "The user rejected this call.")
+              : event.error.message;
+        out(toolResultLine(sessionId, event.callId, content, event.type !== "tool_completed", result));
         out({
           type: "tool_call",
           subtype: "completed",
@@ -166,38 +193,113 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
     }
   });
   return {
+    /** The run's closing line. */
     finish(result: RunResult, durationMs: number) {
+      answer.endTurn();
+      out(resultLine(sessionId, result, durationMs));
+    },
+    /** Stops following the session. */
+    close() {
       unsubscribe();
-      out({
-        type: "result",
-        subtype: resultSubtype(result),
-        is_error: result.status !== "completed",
-        duration_ms: durationMs,
-        num_turns: result.iterations,
-        result: result.final,
-        session_id: sessionId,
-        usage: {
-          input_tokens: result.usage.inputTokens,
-          output_tokens: result.usage.outputTokens,
-          cached_input_tokens: result.usage.cachedInputTokens,
-          reasoning_tokens: result.usage.reasoningTokens,
-        },
-        total_cost_usd: result.usage.costUsd,
-        error: result.error,
-      });
     },
   };
 }
 
-function resultSubtype(result: RunResult): string {
-  switch (result.status) {
-    case "completed":
-      return "success";
-    case "iteration_limit":
-      return "error_max_turns";
-    case "cancelled":
-      return "cancelled";
-    default:
-      return "error_during_execution";
+/**
+ * The model's answer as Claude Code sends it: each block (a run of text or of thinking, a tool
+ * call) in an `assistant` message of its own once it is complete, the blocks of one model call
+ * under one message id; with partial messages, their deltas as raw stream events as they come.
+ */
+class AnswerBlocks {
+  private open?: { kind: "text" | "thinking"; text: string };
+  private messageId?: string;
+  private index = 0;
+
+  constructor(
+    private readonly sessionId: string,
+    private readonly model: () => string,
+    private readonly out: (line: Record<string, unknown>) => void,
+    private readonly partial: boolean,
+  ) {}
+
+  add(kind: "text" | "thinking", delta: string): void {
+    if (this.open && this.open.kind !== kind) this.closeBlock();
+    if (!this.open) {
+      this.open = { kind, text: "" };
+      this.streamEvent({
+        type: "content_block_start",
+        index: this.index,
+        content_block:
+          kind === "text" ? { type: "text", text: "" } : { type: "thinking", thinking: "", signature: "" },
+      });
+    }
+    this.open.text += delta;
+    this.streamEvent({
+      type: "content_block_delta",
+      index: this.index,
+      delta:
+        kind === "text" ? { type: "text_delta", text: delta } : { type: "thinking_delta", thinking: delta },
+    });
+  }
+
+  toolUse(id: string, name: string, input: unknown): void {
+    this.closeBlock();
+    this.emit({ type: "tool_use", id, name, input });
+    this.index += 1;
+  }
+
+  /** A retried model call starts its answer over: what it had sent is dropped. */
+  discard(): void {
+    this.open = undefined;
+  }
+
+  endTurn(): void {
+    this.closeBlock();
+    if (this.messageId !== undefined) this.streamEvent({ type: "message_stop" });
+    this.messageId = undefined;
+    this.index = 0;
+  }
+
+  private closeBlock(): void {
+    const block = this.open;
+    if (!block) return;
+    this.open = undefined;
+    this.streamEvent({ type: "content_block_stop", index: this.index });
+    this.emit(
+      block.kind === "text"
+        ? { type: "text", text: block.text, citations: null }
+        : { type: "thinking", thinking: block.text, signature: "" },
+    );
+    this.index += 1;
+  }
+
+  private emit(block: AssistantBlock): void {
+    this.out(assistantLine(this.sessionId, this.currentMessage(), this.model(), block));
+  }
+
+  private currentMessage(): string {
+    if (this.messageId === undefined) {
+      this.messageId = `msg_${newId().replaceAll("-", "")}`;
+      this.streamEvent(
+        {
+          type: "message_start",
+          message: {
+            id: this.messageId,
+            type: "message",
+            role: "assistant",
+            model: this.model(),
+            content: [],
+          },
+        },
+        true,
+      );
+    }
+    return this.messageId;
+  }
+
+  private streamEvent(event: Record<string, unknown>, starting = false): void {
+    if (!this.partial) return;
+    if (!starting && this.messageId === undefined) this.currentMessage();
+    this.out(streamEventLine(this.sessionId, event));
   }
 }

@@ -13,6 +13,7 @@ import {
 } from "@lathe/protocol";
 import type { EditorStateUpdate } from "../context/dynamic/index.js";
 import { knownSecrets } from "../llm/credentials.js";
+import type { ModelClient } from "../llm/modelStream.js";
 import { SessionTodoList } from "../planning/todoList.js";
 import type { ApprovalMode } from "../policy/approvalMode.js";
 import { secretRedactor } from "../secrets/secretRedactor.js";
@@ -90,6 +91,7 @@ export class AgentSession {
   private readonly host: RunHost;
   private state: RunState = "idle";
   private mode: Mode;
+  private model: ModelClient;
   private approvalMode: ApprovalMode;
   private active?: { runId: string; controller: AbortController };
   private readonly queue: QueuedMessage[] = [];
@@ -100,6 +102,7 @@ export class AgentSession {
   private childUsage: Usage = emptyUsage();
 
   constructor(private readonly options: AgentSessionOptions) {
+    this.model = options.model;
     this.id = options.sessionId ?? newId();
     this.redact =
       options.redact ??
@@ -222,6 +225,16 @@ export class AgentSession {
     this.approvalMode = mode;
   }
 
+  /** The model of the next request on; a run in flight finishes its current call on the old one. */
+  setModel(model: ModelClient): void {
+    this.model = model;
+    this.context.setModel(model);
+  }
+
+  get modelId(): string {
+    return this.model.modelId;
+  }
+
   /** Sends a user message. While a run is busy the message is queued; the promise settles with the run that delivered it. */
   send(text: string): Promise<RunResult> {
     if (this.active) {
@@ -256,7 +269,7 @@ export class AgentSession {
       transcript: this.transcript,
       hooks: this.hooks,
       sessionId: this.id,
-      modelId: this.options.model.modelId,
+      modelId: this.model.modelId,
       mode: this.mode,
       specs: this.options.tools.specs((tool) => offered.has(tool.name)),
       signal: new AbortController().signal,
@@ -290,9 +303,12 @@ export class AgentSession {
   }
 
   private makeRunHost(): RunHost {
+    const session = this;
     return {
       sessionId: this.id,
-      model: this.options.model,
+      get model() {
+        return session.model;
+      },
       tools: this.options.tools,
       maxIterations: this.options.maxIterations ?? 25,
       context: this.context,
@@ -342,7 +358,7 @@ export class AgentSession {
       codebase_search: this.options.context?.codeIndex !== undefined,
       ask_user: this.options.askUser !== undefined,
     };
-    const tools = toolsForRequest(this.mode, this.options.model.modelId, this.options.tools.list());
+    const tools = toolsForRequest(this.mode, this.model.modelId, this.options.tools.list());
     return new Set(
       tools
         .filter((tool) => (services[tool.name] ?? true) && (tool.available?.() ?? true))

@@ -93,7 +93,7 @@ export class SessionContext {
   private readOnlyMode = false;
   /** The last tool list sent and its JSON: a run offers the same list, unchanged, to every request. */
   private toolsJsonOf?: { specs: readonly ToolSpec[]; json: string };
-  readonly window: number;
+  window: number;
 
   /** The request size, in tokens, past which history is compacted (SPEC §6). */
   get compactAt(): number {
@@ -118,6 +118,13 @@ export class SessionContext {
   ) {
     this.window = options.settings.window ?? lookupModel(options.modelId).contextWindow;
     this.loop = new LoopDetector(options.settings.loop ?? {});
+  }
+
+  /** The model of the session's next requests: its window sizes the context from then on. */
+  setModel(model: ModelClient): void {
+    this.options.modelId = model.modelId;
+    this.options.model = model;
+    this.window = this.options.settings.window ?? lookupModel(model.modelId).contextWindow;
   }
 
   /** The project's rules, loaded once; problems in rule files come back for the user. */
