@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { type ApprovalMode, approvalModeSchema, parseRule } from "@lathe/core";
 import { type Mode, modeSchema } from "@lathe/protocol";
-import { takeIgnoredClaudeFlags } from "./agentSdk/claudeFlags.js";
+import { splitToolList, takeIgnoredClaudeFlags } from "./agentSdk/claudeFlags.js";
 import {
   type ClaudePermissionMode,
   claudePermissionModes,
@@ -120,6 +120,8 @@ Options:
       --include-partial-messages  stream-json: the model's stream as stream_event lines too
       --permission-mode MODE Claude Code's names: default | acceptEdits | bypassPermissions | plan | dontAsk | auto
       --permission-prompt-tool stdio  stream-json: approvals asked of the driving program
+      --allowedTools LIST    Claude Code's spelling of --allow: rules separated by commas
+      --disallowedTools LIST Claude Code's spelling of --deny
       --plan FILE            run a plan saved by plan mode (.lathe/plans/…) in agent mode, headless
   -r, --resume [ID]          continue a stored session (by id or prefix; the latest without one)
   -c, --continue             continue the latest session of this project
@@ -179,9 +181,18 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       return { ok: false, message: "--max-iterations (--max-turns) must be a positive whole number" };
     }
   }
+  // Claude Code's tool lists are rules too (its tool names are Lathe's tools' aliases).
+  const allowRules = [
+    ...(values.allow ?? []),
+    ...[...(values.allowedTools ?? []), ...(values["allowed-tools"] ?? [])].flatMap(splitToolList),
+  ];
+  const denyRules = [
+    ...(values.deny ?? []),
+    ...[...(values.disallowedTools ?? []), ...(values["disallowed-tools"] ?? [])].flatMap(splitToolList),
+  ];
   for (const [flag, rules] of [
-    ["--allow", values.allow ?? []],
-    ["--deny", values.deny ?? []],
+    ["--allow", allowRules],
+    ["--deny", denyRules],
   ] as const) {
     for (const rule of rules) {
       const parsedRule = parseRule(rule, flag === "--allow" ? "allow" : "deny", "cli");
@@ -207,8 +218,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       approvalMode: approval?.data ?? fromClaude?.approvalMode,
       maxIterations,
       outputFormat,
-      allowRules: values.allow ?? [],
-      denyRules: values.deny ?? [],
+      allowRules,
+      denyRules,
       trust: values.trust ?? false,
       resume,
       inputFormat,
@@ -264,6 +275,10 @@ function parse(argv: string[]) {
       "permission-prompt-tool": { type: "string" },
       "permission-mode": { type: "string" },
       "max-turns": { type: "string" },
+      allowedTools: { type: "string", multiple: true },
+      "allowed-tools": { type: "string", multiple: true },
+      disallowedTools: { type: "string", multiple: true },
+      "disallowed-tools": { type: "string", multiple: true },
       verbose: { type: "boolean" },
       version: { type: "boolean", short: "v" },
       help: { type: "boolean", short: "h" },

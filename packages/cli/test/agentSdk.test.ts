@@ -172,6 +172,33 @@ describe("lathe driven by the Claude Agent SDK", () => {
     expect(messages.at(-1)).toMatchObject({ type: "result", subtype: "success" });
   });
 
+  it("takes allowedTools in Claude Code's tool names as Lathe's allow rules", async () => {
+    const { options } = await sdkOptions([
+      { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "echo allowed" } }] },
+      { text: "ran it" },
+    ]);
+    const asked: string[] = [];
+    const messages = await collect(
+      query({
+        prompt: "Say it",
+        options: {
+          ...options,
+          extraArgs: { ...options.extraArgs, "approval-mode": "manual" },
+          allowedTools: ["Bash(echo allowed:*)"],
+          canUseTool: async (tool) => {
+            asked.push(tool);
+            return { behavior: "deny", message: "no" };
+          },
+        },
+      }),
+    );
+    expect(asked).toEqual([]);
+    const toolResult = messages.find((m) => m.type === "user") as Extract<SDKMessage, { type: "user" }>;
+    expect(toolResult.message.content).toEqual([
+      expect.objectContaining({ type: "tool_result", is_error: false, content: expect.stringContaining("allowed") }),
+    ]);
+  });
+
   it("stops a running command on interrupt()", async () => {
     const { options } = await sdkOptions([
       { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "sleep 30" } }] },

@@ -7,14 +7,10 @@ const ignoredWithValue = new Set([
   "--add-dir",
   "--agent",
   "--agents",
-  "--allowedTools",
-  "--allowed-tools",
   "--append-system-prompt",
   "--betas",
   "--channels",
   "--debug-file",
-  "--disallowedTools",
-  "--disallowed-tools",
   "--effort",
   "--fallback-model",
   "--initialize-fields",
@@ -85,4 +81,26 @@ export function takeIgnoredClaudeFlags(argv: readonly string[]): { rest: string[
 function splitFlag(arg: string): [string, string | undefined] {
   const at = arg.indexOf("=");
   return at > 2 && arg.startsWith("--") ? [arg.slice(0, at), arg.slice(at + 1)] : [arg, undefined];
+}
+
+/**
+ * Claude Code's `--allowedTools` / `--disallowedTools` list: rules separated by commas or spaces,
+ * none of them inside a rule's parentheses (`Bash(git log:*),Read`).
+ */
+export function splitToolList(list: string): string[] {
+  const rules: string[] = [];
+  let current = "";
+  let depth = 0;
+  for (const char of list) {
+    if (char === "(") depth++;
+    if (char === ")") depth = Math.max(0, depth - 1);
+    if (depth === 0 && (char === "," || /\s/.test(char))) {
+      if (current.trim() !== "") rules.push(current.trim());
+      current = "";
+      continue;
+    }
+    current += char;
+  }
+  if (current.trim() !== "") rules.push(current.trim());
+  return rules;
 }

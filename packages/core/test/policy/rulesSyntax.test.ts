@@ -14,6 +14,14 @@ describe("parseRule", () => {
     ["run_terminal_cmd(rm '*.tmp')", { tool: "run_terminal_cmd", specifier: "rm '*.tmp'" }],
     ["edit_file(/abs/path/**)", { tool: "edit_file", specifier: "/abs/path/**" }],
     ["read_file(~/.config/**)", { tool: "read_file", specifier: "~/.config/**" }],
+    // Claude Code's tool names, as rules written for it and the Claude Agent SDK spell them.
+    ["Bash(npm run test:*)", { tool: "run_terminal_cmd", specifier: "npm run test:*" }],
+    ["Read", { tool: "read_file" }],
+    ["Edit(src/**)", { tool: "edit_file", specifier: "src/**" }],
+    ["Write", { tool: "write_file" }],
+    ["Grep", { tool: "search_files" }],
+    ["WebFetch(domain:example.com)", { tool: "web_fetch", specifier: "domain:example.com" }],
+    ["bash", { tool: "bash" }],
   ])("reads %j", (text, expected) => {
     expect(parseRule(text, "allow", "user")).toEqual({
       ok: true,

@@ -1,4 +1,5 @@
 import type { PermissionRule, PolicyBehavior, RuleSource } from "../policyTypes.js";
+import { latheToolName } from "./claudeToolNames.js";
 import { parseCommandPattern } from "./commandPattern.js";
 import { parseDomainSpecifier } from "./domainMatching.js";
 import { checkPathSpecifier } from "./pathMatching.js";
@@ -17,7 +18,9 @@ export function parseRule(text: string, behavior: PolicyBehavior, source: RuleSo
   const trimmed = text.trim();
   if (trimmed === "") return { ok: false, message: "the rule is empty" };
   const open = trimmed.indexOf("(");
-  const tool = (open === -1 ? trimmed : trimmed.slice(0, open)).trim();
+  const written = (open === -1 ? trimmed : trimmed.slice(0, open)).trim();
+  // Claude Code's names (`Bash`, `Read`…) stand for Lathe's tools.
+  const tool = latheToolName(written);
   if (tool === "") return { ok: false, message: `"${trimmed}" names no tool before "("` };
   if (!toolNamePattern.test(tool)) {
     return {
