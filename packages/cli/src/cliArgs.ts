@@ -41,6 +41,8 @@ export interface CliArgs {
   permissionPromptTool?: "stdio";
   /** `--permission-mode` in Claude Code's names; it sets the mode and approval mode. */
   claudePermissionMode?: ClaudePermissionMode;
+  /** `--append-system-prompt`: text sent with every request, as a rule from the user's settings is. */
+  appendSystemPrompt?: string;
   /** Claude Code flags that were given and that Lathe accepts without acting on them. */
   ignoredFlags: string[];
 }
@@ -120,6 +122,7 @@ Options:
       --include-partial-messages  stream-json: the model's stream as stream_event lines too
       --permission-mode MODE Claude Code's names: default | acceptEdits | bypassPermissions | plan | dontAsk | auto
       --permission-prompt-tool stdio  stream-json: approvals asked of the driving program
+      --append-system-prompt TEXT  instructions sent with every request (as a rule in settings)
       --allowedTools LIST    Claude Code's spelling of --allow: rules separated by commas
       --disallowedTools LIST Claude Code's spelling of --deny
       --plan FILE            run a plan saved by plan mode (.lathe/plans/…) in agent mode, headless
@@ -226,6 +229,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       includePartialMessages: values["include-partial-messages"] ?? false,
       permissionPromptTool: promptTool,
       claudePermissionMode: claudeMode,
+      appendSystemPrompt: values["append-system-prompt"],
       ignoredFlags: claude.ignored,
     },
   };
@@ -275,6 +279,7 @@ function parse(argv: string[]) {
       "permission-prompt-tool": { type: "string" },
       "permission-mode": { type: "string" },
       "max-turns": { type: "string" },
+      "append-system-prompt": { type: "string" },
       allowedTools: { type: "string", multiple: true },
       "allowed-tools": { type: "string", multiple: true },
       disallowedTools: { type: "string", multiple: true },

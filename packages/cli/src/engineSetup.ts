@@ -181,7 +181,9 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     },
     context: {
       ...contextSettings,
-      userRules: settings.rules,
+      userRules: args.appendSystemPrompt
+        ? [...(settings.rules ?? []), args.appendSystemPrompt]
+        : settings.rules,
       summarizer,
       codeIndex: indexCode ? codeIndexFor(store, projectRoot.path, inputs) : undefined,
       mcpResources: tools.mcp?.resources,

@@ -195,8 +195,27 @@ describe("lathe driven by the Claude Agent SDK", () => {
     expect(asked).toEqual([]);
     const toolResult = messages.find((m) => m.type === "user") as Extract<SDKMessage, { type: "user" }>;
     expect(toolResult.message.content).toEqual([
-      expect.objectContaining({ type: "tool_result", is_error: false, content: expect.stringContaining("allowed") }),
+      expect.objectContaining({
+        type: "tool_result",
+        is_error: false,
+        content: expect.stringContaining("allowed"),
+      }),
     ]);
+  });
+
+  it("adds the SDK's appended system prompt to Lathe's own", async () => {
+    const { options, server: fake } = await sdkOptions([{ text: "Bonjour." }]);
+    await collect(
+      query({
+        prompt: "Say hello",
+        options: {
+          ...options,
+          systemPrompt: { type: "preset", preset: "claude_code", append: "Answer in French." },
+        },
+      }),
+    );
+    const system = requestBody(fake, 0).messages.filter((message) => message.role === "system");
+    expect(JSON.stringify(system)).toContain("Answer in French.");
   });
 
   it("stops a running command on interrupt()", async () => {

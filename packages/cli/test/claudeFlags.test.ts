@@ -43,6 +43,11 @@ describe("Claude Code's flags, as the Claude Agent SDK passes them", () => {
     });
   });
 
+  it("takes --append-system-prompt as instructions for every request", () => {
+    const parsed = parseCliArgs(["-p", "hi", "--append-system-prompt=Answer in French."], "/work");
+    expect(parsed.ok && parsed.args.appendSystemPrompt).toBe("Answer in French.");
+  });
+
   it("lets Lathe's own --approval-mode win over a permission mode", () => {
     const parsed = parseCliArgs(
       ["-p", "hi", "--permission-mode=default", "--approval-mode", "manual"],

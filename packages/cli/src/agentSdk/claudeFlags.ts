@@ -7,7 +7,6 @@ const ignoredWithValue = new Set([
   "--add-dir",
   "--agent",
   "--agents",
-  "--append-system-prompt",
   "--betas",
   "--channels",
   "--debug-file",

@@ -70,7 +70,7 @@ export async function runStreamJsonSession(inputs: StreamJsonSessionInputs): Pro
         const requestId = typeof message.request_id === "string" ? message.request_id : undefined;
         const request = isRecord(message.request) ? message.request : {};
         if (requestId === undefined) break;
-        control.respond(requestId, answerRequest(request));
+        control.respond(requestId, await answerRequest(request));
         break;
       }
       case "control_cancel_request":
@@ -89,9 +89,12 @@ export async function runStreamJsonSession(inputs: StreamJsonSessionInputs): Pro
   }
   await runs;
 
-  function answerRequest(request: Record<string, unknown>) {
+  async function answerRequest(request: Record<string, unknown>) {
     switch (request.subtype) {
       case "initialize":
+        // The SDK's systemPrompt.append; Lathe keeps its own system prompt and adds this to it.
+        if (typeof request.appendSystemPrompt === "string" && request.appendSystemPrompt.trim() !== "")
+          await session.context.addUserRule(request.appendSystemPrompt);
         return {
           ok: true as const,
           response: {

@@ -120,6 +120,17 @@ export class SessionContext {
     this.loop = new LoopDetector(options.settings.loop ?? {});
   }
 
+  /**
+   * Instructions for every request from now on, after the user's own rules (a driving program's):
+   * the rules are loaded again with them. Problems in rule files were told at the first load.
+   */
+  async addUserRule(text: string): Promise<void> {
+    const { settings } = this.options;
+    this.options.settings = { ...settings, userRules: [...(settings.userRules ?? []), text] };
+    this.rulesLoading = undefined;
+    await this.loadRules();
+  }
+
   /** The model of the session's next requests: its window sizes the context from then on. */
   setModel(model: ModelClient): void {
     this.options.modelId = model.modelId;
