@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -311,5 +311,45 @@ describe("lathe driven by the Claude Agent SDK", () => {
     const messages = await collect(query({ prompt: "Look around", options: { ...options, maxTurns: 1 } }));
     const result = messages.at(-1) as Extract<SDKMessage, { type: "result" }>;
     expect([result.type, result.subtype, result.is_error]).toEqual(["result", "error_max_turns", true]);
+  });
+
+  it("says which input line it could not read, skips it, and goes on with the next", async () => {
+    const { options } = await sdkOptions([{ text: "Fine." }]);
+    const child = spawn(
+      lathe,
+      [
+        "--output-format=stream-json",
+        "--input-format=stream-json",
+        "--model=openai:gpt-4.1",
+        `--base-url=${(options.extraArgs as Record<string, string>)["base-url"]}`,
+        "--cwd",
+        options.cwd as string,
+      ],
+      { env: options.env as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stdin.write("{not json\n");
+    child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: 42 } })}\n`);
+    child.stdin.end(`${JSON.stringify({ type: "user", message: { role: "user", content: "Hello." } })}\n`);
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; subtype?: string; code?: string; message?: string });
+    expect(code).toBe(0);
+    expect(
+      lines
+        .filter((line) => line.subtype === "notice")
+        .map((line) => [line.code, line.message?.slice(0, 30)]),
+    ).toEqual([
+      ["E_INVALID_INPUT", "An input line is not JSON: Exp"],
+      ["E_INVALID_INPUT", "A user message needs message.c"],
+    ]);
+    expect(lines.filter((line) => line.type === "result")).toEqual([
+      expect.objectContaining({ subtype: "success", result: "Fine." }),
+    ]);
   });
 });

@@ -31,18 +31,21 @@ export async function runStreamJsonSession(inputs: StreamJsonSessionInputs): Pro
   const original = session.modelId;
   let runs: Promise<unknown> = Promise.resolve();
   const lines = createInterface({ input: inputs.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  // A bad line is said and skipped: it changes nothing, and the session goes on.
+  const badInput = (level: "error" | "warn", message: string) =>
+    write({
+      type: "system",
+      subtype: "notice",
+      session_id: session.id,
+      level,
+      code: "E_INVALID_INPUT",
+      message,
+    });
   for await (const raw of lines) {
     if (raw.trim() === "") continue;
     const line = parseLine(raw);
     if (!line.ok) {
-      write({
-        type: "system",
-        subtype: "notice",
-        session_id: session.id,
-        level: "error",
-        code: "E_INVALID_INPUT",
-        message: line.message,
-      });
+      badInput("error", line.message);
       continue;
     }
     const message = line.value;
@@ -50,14 +53,7 @@ export async function runStreamJsonSession(inputs: StreamJsonSessionInputs): Pro
       case "user": {
         const text = userText(message.message);
         if (text === undefined) {
-          write({
-            type: "system",
-            subtype: "notice",
-            session_id: session.id,
-            level: "error",
-            code: "E_INVALID_INPUT",
-            message: "A user message needs message.content: a string or text blocks.",
-          });
+          badInput("error", "A user message needs message.content: a string or text blocks.");
           break;
         }
         runs = runs.then(() => inputs.runMessage(text));
@@ -77,14 +73,10 @@ export async function runStreamJsonSession(inputs: StreamJsonSessionInputs): Pro
         // Lathe answers the program's requests at once: there is nothing in flight to withdraw.
         break;
       default:
-        write({
-          type: "system",
-          subtype: "notice",
-          session_id: session.id,
-          level: "warn",
-          code: "E_INVALID_INPUT",
-          message: `Skipped an input line of type ${JSON.stringify(message.type)}: Lathe takes user messages and control messages.`,
-        });
+        badInput(
+          "warn",
+          `Skipped an input line of type ${JSON.stringify(message.type)}: Lathe takes user messages and control messages.`,
+        );
     }
   }
   await runs;
