@@ -102,6 +102,7 @@ Lathe is a coding agent: give it a task and it reads and changes your code throu
   lathe models                the model catalog and the providers with a key (lathe models --help)
   lathe config [get|set|unset]  settings in effect and where each comes from (lathe config --help)
   lathe mcp list|tools|add|remove   MCP servers, their state and their tools (lathe mcp --help)
+  lathe acp                   the Agent Client Protocol over stdio, for editors (Zed, JetBrains…)
 
 Options:
   -p, --print                run headless (the prompt is the argument, or stdin)

@@ -48,6 +48,7 @@ const subcommands = new Map<string, () => Promise<CommandRunner>>([
   ["models", async () => (await import("./modelsCommand.js")).runModelsCommand],
   ["config", async () => (await import("./configCommand.js")).runConfigCommand],
   ["mcp", async () => (await import("./mcpCommand.js")).runMcpCommand],
+  ["acp", async () => (await import("./acpCommand.js")).runAcpCommand],
 ]);
 
 async function main(argv: string[], output: CliOutput): Promise<number> {

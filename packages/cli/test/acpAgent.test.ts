@@ -1,0 +1,217 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Readable, Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import * as acp from "@agentclientprotocol/sdk";
+import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { latheAcpAgent } from "../src/acp/acpAgent.js";
+import { parseCliArgs } from "../src/cliArgs.js";
+import { setUpEngine } from "../src/engineSetup.js";
+import { loadUserSettings } from "../src/userSettings.js";
+import { makeWorkspace } from "./latheProcess.js";
+
+const lathe = fileURLToPath(new URL("../bin/lathe", import.meta.url));
+
+let server: FakeLlm | undefined;
+const closing: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closing.splice(0)) await close();
+  await server?.close();
+  server = undefined;
+});
+
+/** Lathe's agent in this process, opening real sessions against the scripted model. */
+async function inProcessAgent(turns: FakeTurn[], flags: string[] = []) {
+  server = await startFakeLlm({ script: { turns } });
+  const ws = await makeWorkspace({ "README.md": "# A project\n" });
+  const parsed = parseCliArgs(
+    ["--model", "openai:gpt-4.1", "--base-url", `${server.url}/v1`, ...flags],
+    ws.root,
+  );
+  if (!parsed.ok) throw new Error(parsed.message);
+  const settings = loadUserSettings(ws.home);
+  if (!settings.ok) throw new Error(settings.message);
+  const agent = latheAcpAgent({
+    version: "test",
+    async openSession(cwd, requestApproval) {
+      const engine = await setUpEngine({
+        args: { ...parsed.args, cwd },
+        settings: settings.settings,
+        env: { HOME: ws.home, PATH: process.env.PATH, OPENAI_API_KEY: fakeKeys.openai },
+        latheHome: ws.home,
+        requestApproval,
+      });
+      if (!engine.ok) return { ok: false, message: engine.error.message };
+      closing.push(engine.close);
+      return { ok: true, value: { session: engine.session, close: engine.close } };
+    },
+  });
+  return { agent, ws, fake: server };
+}
+
+/** A client that records every session update and answers permission requests with `answer`. */
+function recordingClient(answer: "allow_once" | "reject_once" = "allow_once") {
+  const updates: acp.SessionUpdate[] = [];
+  const asked: acp.RequestPermissionRequest[] = [];
+  const client = acp
+    .client({ name: "test-editor" })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      updates.push(params.update);
+    })
+    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+      asked.push(params);
+      return { outcome: { outcome: "selected", optionId: answer } };
+    });
+  return { client, updates, asked };
+}
+
+const initializeParams: acp.InitializeRequest = {
+  protocolVersion: acp.PROTOCOL_VERSION,
+  clientCapabilities: {},
+};
+
+describe("lathe acp, against the SDK's own client in this process", () => {
+  it("initializes, opens a session with Lathe's modes and streams a prompt's answer", async () => {
+    const { agent, ws } = await inProcessAgent([{ text: "Hello from Lathe." }]);
+    const { client, updates } = recordingClient();
+    await client.connectWith(agent, async (ctx) => {
+      const init = await ctx.request(acp.methods.agent.initialize, initializeParams);
+      expect(init.protocolVersion).toBe(acp.PROTOCOL_VERSION);
+      expect(init.agentInfo).toMatchObject({ name: "lathe" });
+      const created = await ctx.request(acp.methods.agent.session.new, { cwd: ws.root, mcpServers: [] });
+      expect(created.modes?.currentModeId).toBe("agent");
+      expect(created.modes?.availableModes.map((mode) => mode.id)).toEqual(["agent", "ask", "plan", "debug"]);
+      const done = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId: created.sessionId,
+        prompt: [{ type: "text", text: "Say hello" }],
+      });
+      expect(done.stopReason).toBe("end_turn");
+    });
+    const answer = updates
+      .map((update) =>
+        update.sessionUpdate === "agent_message_chunk" && update.content.type === "text"
+          ? update.content.text
+          : "",
+      )
+      .join("");
+    expect(answer).toBe("Hello from Lathe.");
+  });
+
+  it("asks the editor about a call the policy asks about, and runs it once allowed", async () => {
+    const { agent, ws } = await inProcessAgent(
+      [
+        { tool_calls: [{ name: "write_file", arguments: { path: "notes.md", contents: "hi\n" } }] },
+        { text: "Written." },
+      ],
+      ["--approval-mode", "manual"],
+    );
+    const { client, updates, asked } = recordingClient("allow_once");
+    await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [],
+      });
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Write it" }],
+      });
+    });
+    expect(
+      asked.map((request) => [request.toolCall.title, request.options.map((option) => option.kind)]),
+    ).toEqual([["write_file", ["allow_once", "reject_once"]]]);
+    expect(readFileSync(join(ws.root, "notes.md"), "utf8")).toBe("hi\n");
+    expect(updates.filter((update) => update.sessionUpdate === "tool_call_update").at(-1)).toMatchObject({
+      status: "completed",
+    });
+  });
+
+  it("leaves the file alone when the editor rejects the call", async () => {
+    const { agent, ws } = await inProcessAgent(
+      [
+        { tool_calls: [{ name: "write_file", arguments: { path: "notes.md", contents: "hi\n" } }] },
+        { text: "Left it." },
+      ],
+      ["--approval-mode", "manual"],
+    );
+    const { client } = recordingClient("reject_once");
+    await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [],
+      });
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Write it" }],
+      });
+    });
+    expect(existsSync(join(ws.root, "notes.md"))).toBe(false);
+  });
+
+  it("answers a prompt to an unknown session and an unknown mode with the protocol's error", async () => {
+    const { agent, ws } = await inProcessAgent([]);
+    const { client } = recordingClient();
+    await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      await expect(
+        ctx.request(acp.methods.agent.session.prompt, {
+          sessionId: "nope",
+          prompt: [{ type: "text", text: "hi" }],
+        }),
+      ).rejects.toMatchObject({ code: -32602 });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [],
+      });
+      await expect(
+        ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "yolo" }),
+      ).rejects.toMatchObject({
+        code: -32602,
+      });
+      await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
+    });
+  });
+});
+
+describe("lathe acp over stdio", () => {
+  it("serves the SDK's client from the real binary, and stops a prompt on session/cancel", async () => {
+    server = await startFakeLlm({ script: { turns: [{ text: "slow ".repeat(400), chunk_delay_ms: 20 }] } });
+    const ws = await makeWorkspace({ "README.md": "# A project\n" });
+    const child = spawn(lathe, ["acp", "--model", "openai:gpt-4.1", "--base-url", `${server.url}/v1`], {
+      env: { HOME: ws.home, LATHE_HOME: ws.home, PATH: process.env.PATH, OPENAI_API_KEY: fakeKeys.openai },
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    const updates: acp.SessionUpdate[] = [];
+    const client = acp
+      .client({ name: "test-editor" })
+      .onNotification(acp.methods.client.session.update, ({ params }) => {
+        updates.push(params.update);
+      });
+    const stream = acp.ndJsonStream(
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+    );
+    const stopped = await client.connectWith(stream, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [],
+      });
+      const prompt = ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Talk slowly" }],
+      });
+      while (!updates.some((update) => update.sessionUpdate === "agent_message_chunk"))
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+      return (await prompt).stopReason;
+    });
+    expect(stopped).toBe("cancelled");
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(0);
+  });
+});
