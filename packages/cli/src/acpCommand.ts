@@ -38,7 +38,15 @@ export async function runAcpCommand(io: CommandIo): Promise<number> {
         warn: (message) => io.stderr(`lathe acp: ${message}\n`),
       });
       if (!engine.ok) return { ok: false, message: engine.error.message };
-      return { ok: true, value: { session: engine.session, close: engine.close } };
+      return {
+        ok: true,
+        value: {
+          session: engine.session,
+          projectRoot: engine.projectRoot,
+          toolKind: engine.toolKind,
+          close: engine.close,
+        },
+      };
     },
   });
   const connection = agent.connect(

@@ -17,6 +17,7 @@ import {
   type SessionInfo,
   type SessionStore,
   SqliteMemoryBook,
+  type ToolKind,
   type UserQuestions,
   type WorkspaceTrust,
 } from "@lathe/core";
@@ -55,6 +56,8 @@ export type EngineSetup =
       checkpointsOff?: LatheErrorInfo;
       /** The configured MCP servers and their state now: pending until each has started or failed. */
       mcpServers(): { name: string; status: string }[];
+      /** The kind of a tool the session offers (read, edit, execute…), as its definition says. */
+      toolKind(name: string): ToolKind | undefined;
       /** A client for another model, set up as this session's (its provider's base URL and key). */
       modelFor(modelId: string): { ok: true; client: ModelClient } | { ok: false; message: string };
       persistence: Persistence;
@@ -224,6 +227,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     persistence: persistence.value,
     checkpointsOff: persistence.value.checkpointsOff,
     mcpServers: () => tools.mcpServers(),
+    toolKind: (name) => registry.get(name)?.kind,
     modelFor(other: string) {
       const sameProvider = (other.split(":")[0] ?? "") === provider;
       const made = createModelClient({

@@ -45,7 +45,15 @@ async function inProcessAgent(turns: FakeTurn[], flags: string[] = []) {
       });
       if (!engine.ok) return { ok: false, message: engine.error.message };
       closing.push(engine.close);
-      return { ok: true, value: { session: engine.session, close: engine.close } };
+      return {
+        ok: true,
+        value: {
+          session: engine.session,
+          projectRoot: engine.projectRoot,
+          toolKind: engine.toolKind,
+          close: engine.close,
+        },
+      };
     },
   });
   return { agent, ws, fake: server };
@@ -121,7 +129,7 @@ describe("lathe acp, against the SDK's own client in this process", () => {
     });
     expect(
       asked.map((request) => [request.toolCall.title, request.options.map((option) => option.kind)]),
-    ).toEqual([["write_file", ["allow_once", "reject_once"]]]);
+    ).toEqual([["write_file notes.md", ["allow_once", "allow_always", "reject_once"]]]);
     expect(readFileSync(join(ws.root, "notes.md"), "utf8")).toBe("hi\n");
     expect(updates.filter((update) => update.sessionUpdate === "tool_call_update").at(-1)).toMatchObject({
       status: "completed",
@@ -153,7 +161,7 @@ describe("lathe acp, against the SDK's own client in this process", () => {
 
   it("answers a prompt to an unknown session and an unknown mode with the protocol's error", async () => {
     const { agent, ws } = await inProcessAgent([]);
-    const { client } = recordingClient();
+    const { client, updates } = recordingClient();
     await client.connectWith(agent, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, initializeParams);
       await expect(
@@ -172,28 +180,85 @@ describe("lathe acp, against the SDK's own client in this process", () => {
         code: -32602,
       });
       await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
+      while (updates.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(updates.at(-1)).toEqual({ sessionUpdate: "current_mode_update", currentModeId: "plan" });
     });
   });
 });
 
-describe("lathe acp over stdio", () => {
-  it("serves the SDK's client from the real binary, and stops a prompt on session/cancel", async () => {
-    server = await startFakeLlm({ script: { turns: [{ text: "slow ".repeat(400), chunk_delay_ms: 20 }] } });
-    const ws = await makeWorkspace({ "README.md": "# A project\n" });
-    const child = spawn(lathe, ["acp", "--model", "openai:gpt-4.1", "--base-url", `${server.url}/v1`], {
+/** `lathe acp` as an editor starts it, against the scripted model: the client's stream to it. */
+async function stdioAgent(turns: FakeTurn[], flags: string[] = []) {
+  server = await startFakeLlm({ script: { turns } });
+  const ws = await makeWorkspace({ "README.md": "# A project\n" });
+  const child = spawn(
+    lathe,
+    ["acp", "--model", "openai:gpt-4.1", "--base-url", `${server.url}/v1`, ...flags],
+    {
       env: { HOME: ws.home, LATHE_HOME: ws.home, PATH: process.env.PATH, OPENAI_API_KEY: fakeKeys.openai },
       stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+  );
+  const close = async () => {
+    child.stdin.end();
+    return new Promise<number | null>((resolve) => child.on("close", resolve));
+  };
+  return { stream, close, ws };
+}
+
+describe("lathe acp over stdio", () => {
+  it("asks once about a command allowed always, and not again for the same command", async () => {
+    const npmTest = { name: "run_terminal_cmd", arguments: { command: "npm test" } };
+    const { stream, close, ws } = await stdioAgent(
+      [{ tool_calls: [npmTest] }, { tool_calls: [npmTest] }, { text: "Twice." }],
+      ["--approval-mode", "manual"],
+    );
+    const asked: acp.RequestPermissionRequest[] = [];
+    const updates: acp.SessionUpdate[] = [];
+    const client = acp
+      .client({ name: "test-editor" })
+      .onNotification(acp.methods.client.session.update, ({ params }) => {
+        updates.push(params.update);
+      })
+      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+        asked.push(params);
+        return { outcome: { outcome: "selected", optionId: "allow_always" } };
+      });
+    await client.connectWith(stream, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [],
+      });
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Test twice" }],
+      });
     });
+    expect(await close()).toBe(0);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.toolCall.title).toBe("npm test");
+    expect(asked[0]?.options.map((option) => option.name)).toEqual([
+      "Allow",
+      "Always allow (run_terminal_cmd(npm test *))",
+      "Reject",
+    ]);
+    // Both calls ran (npm finds no package.json here: the command fails, the call does not).
+    expect(updates.filter((update) => update.sessionUpdate === "tool_call_update")).toHaveLength(2);
+    expect(updates.find((update) => update.sessionUpdate === "tool_call")).toMatchObject({ kind: "execute" });
+  });
+
+  it("serves the SDK's client from the real binary, and stops a prompt on session/cancel", async () => {
+    const { stream, close, ws } = await stdioAgent([{ text: "slow ".repeat(400), chunk_delay_ms: 20 }]);
     const updates: acp.SessionUpdate[] = [];
     const client = acp
       .client({ name: "test-editor" })
       .onNotification(acp.methods.client.session.update, ({ params }) => {
         updates.push(params.update);
       });
-    const stream = acp.ndJsonStream(
-      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-    );
     const stopped = await client.connectWith(stream, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, initializeParams);
       const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
@@ -210,8 +275,6 @@ describe("lathe acp over stdio", () => {
       return (await prompt).stopReason;
     });
     expect(stopped).toBe("cancelled");
-    child.stdin.end();
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    expect(code).toBe(0);
+    expect(await close()).toBe(0);
   });
 });

@@ -1,10 +1,15 @@
+import { isAbsolute, join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import type { AgentSession, ApprovalAnswer, ApprovalRequest, RunResult } from "@lathe/core";
+import type { AgentSession, ApprovalAnswer, ApprovalRequest, RunResult, ToolKind } from "@lathe/core";
 import { type LatheEvent, type Mode, modeSchema } from "@lathe/protocol";
 
 /** A session the agent opened for an editor, and how to end it. */
 export interface OpenedSession {
   session: AgentSession;
+  /** The project folder, realpath'd: where the tools' relative paths start. */
+  projectRoot: string;
+  /** The kind of one of the session's tools, for the editor's icons. */
+  toolKind(name: string): ToolKind | undefined;
   close(): Promise<void>;
 }
 
@@ -72,7 +77,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
       entry.running = true;
       const { session } = entry.opened;
       const unsubscribe = session.subscribe((event) => {
-        const update = sessionUpdate(event);
+        const update = sessionUpdate(event, entry.opened);
         if (update) void client.notify(acp.methods.client.session.update, { sessionId: session.id, update });
       });
       try {
@@ -86,12 +91,17 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.opened.session.cancel();
     })
-    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+    .onRequest(acp.methods.agent.session.setMode, ({ params, client }) => {
       const entry = known(params.sessionId);
       const mode = modeSchema.safeParse(params.modeId);
       if (!mode.success)
         throw acp.RequestError.invalidParams({ modeId: params.modeId }, `No mode ${params.modeId}.`);
       entry.opened.session.setMode(mode.data);
+      // Not awaited: the notification goes out after this answer, not in front of it.
+      void client.notify(acp.methods.client.session.update, {
+        sessionId: params.sessionId,
+        update: { sessionUpdate: "current_mode_update", currentModeId: mode.data },
+      });
       return {};
     })
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
@@ -130,7 +140,7 @@ function stopReason(result: RunResult): acp.StopReason {
 }
 
 /** The session update a Lathe event becomes, if any. */
-function sessionUpdate(event: LatheEvent): acp.SessionUpdate | undefined {
+function sessionUpdate(event: LatheEvent, opened: OpenedSession): acp.SessionUpdate | undefined {
   switch (event.type) {
     case "text_delta":
       return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.delta } };
@@ -140,10 +150,11 @@ function sessionUpdate(event: LatheEvent): acp.SessionUpdate | undefined {
       return {
         sessionUpdate: "tool_call",
         toolCallId: event.callId,
-        title: event.name,
-        kind: "other",
+        title: callTitle(event.name, event.arguments),
+        kind: opened.toolKind(event.name) ?? "other",
         status: "pending",
         rawInput: event.arguments,
+        locations: callLocations(event.arguments, opened.projectRoot),
       };
     case "tool_completed":
       return {
@@ -162,9 +173,38 @@ function sessionUpdate(event: LatheEvent): acp.SessionUpdate | undefined {
       };
     case "tool_rejected":
       return { sessionUpdate: "tool_call_update", toolCallId: event.callId, status: "failed" };
+    case "todos":
+      return {
+        sessionUpdate: "plan",
+        // A cancelled todo is no longer part of the plan.
+        entries: event.todos.flatMap((todo) =>
+          todo.status === "cancelled"
+            ? []
+            : [{ content: todo.content, priority: "medium" as const, status: todo.status }],
+        ),
+      };
     default:
       return undefined;
   }
+}
+
+/** What a call does, named by its file or its exact command rather than by the tool alone. */
+export function callTitle(name: string, args: unknown): string {
+  const fields = args !== null && typeof args === "object" ? (args as Record<string, unknown>) : {};
+  const text = (key: string) => (typeof fields[key] === "string" ? (fields[key] as string) : undefined);
+  const command = text("command");
+  if (command !== undefined) return command;
+  const target = text("path") ?? text("pattern") ?? text("query") ?? text("url");
+  return target === undefined ? name : `${name} ${target}`;
+}
+
+/** The file a call is about, with its line when it names one, for the editor to follow. */
+function callLocations(args: unknown, projectRoot: string): acp.ToolCallLocation[] {
+  const fields = args !== null && typeof args === "object" ? (args as Record<string, unknown>) : {};
+  if (typeof fields.path !== "string") return [];
+  const path = isAbsolute(fields.path) ? fields.path : join(projectRoot, fields.path);
+  const line = typeof fields.offset === "number" ? fields.offset : undefined;
+  return [line === undefined ? { path } : { path, line }];
 }
 
 /** A call the policy asks about, put to the editor: allow once, or reject once. */
@@ -180,9 +220,23 @@ async function askPermission(
       acp.methods.client.session.requestPermission,
       {
         sessionId,
-        toolCall: { toolCallId: request.callId, title: request.name, rawInput: request.arguments },
+        toolCall: {
+          toolCallId: request.callId,
+          title: callTitle(request.name, request.arguments),
+          rawInput: request.arguments,
+        },
+        // "Always" saves the rules the other faces save, and is offered only when there are some.
         options: [
           { optionId: "allow_once", name: "Allow", kind: "allow_once" },
+          ...(request.alwaysRules && request.alwaysRules.length > 0
+            ? [
+                {
+                  optionId: "allow_always",
+                  name: `Always allow (${request.alwaysRules.join(", ")})`,
+                  kind: "allow_always" as const,
+                },
+              ]
+            : []),
           { optionId: "reject_once", name: "Reject", kind: "reject_once" },
         ],
       },
@@ -190,7 +244,8 @@ async function askPermission(
     )
     .catch(() => undefined);
   if (!response) return { decision: "reject" };
-  if (response.outcome.outcome === "selected" && response.outcome.optionId === "allow_once")
-    return { decision: "accept" };
+  if (response.outcome.outcome !== "selected") return { decision: "reject" };
+  if (response.outcome.optionId === "allow_once") return { decision: "accept" };
+  if (response.outcome.optionId === "allow_always") return { decision: "accept", always: "project-local" };
   return { decision: "reject" };
 }
