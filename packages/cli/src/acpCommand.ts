@@ -44,6 +44,7 @@ export async function runAcpCommand(io: CommandIo): Promise<number> {
           session: engine.session,
           projectRoot: engine.projectRoot,
           toolKind: engine.toolKind,
+          modelFor: engine.modelFor,
           close: engine.close,
         },
       };

@@ -51,6 +51,7 @@ async function inProcessAgent(turns: FakeTurn[], flags: string[] = []) {
           session: engine.session,
           projectRoot: engine.projectRoot,
           toolKind: engine.toolKind,
+          modelFor: engine.modelFor,
           close: engine.close,
         },
       };
@@ -134,6 +135,47 @@ describe("lathe acp, against the SDK's own client in this process", () => {
     expect(updates.filter((update) => update.sessionUpdate === "tool_call_update").at(-1)).toMatchObject({
       status: "completed",
     });
+  });
+
+  it("switches the model through its config option, from the next request on", async () => {
+    const { agent, ws, fake } = await inProcessAgent([{ text: "One." }, { text: "Two." }]);
+    const { client } = recordingClient();
+    await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      const created = await ctx.request(acp.methods.agent.session.new, { cwd: ws.root, mcpServers: [] });
+      expect(
+        created.configOptions?.map((option) => [option.id, option.type === "select" && option.currentValue]),
+      ).toEqual([
+        ["model", "openai:gpt-4.1"],
+        ["approval_mode", "ask_first"],
+      ]);
+      const { sessionId } = created;
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "One" }],
+      });
+      const changed = await ctx.request(acp.methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: "model",
+        value: "openai:gpt-4.1-mini",
+      });
+      expect(changed.configOptions[0]).toMatchObject({ currentValue: "openai:gpt-4.1-mini" });
+      await expect(
+        ctx.request(acp.methods.agent.session.setConfigOption, {
+          sessionId,
+          configId: "approval_mode",
+          value: "never",
+        }),
+      ).rejects.toMatchObject({ code: -32602 });
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Two" }],
+      });
+    });
+    expect(fake.requests.map((request) => (request.body as { model: string }).model)).toEqual([
+      "gpt-4.1",
+      "gpt-4.1-mini",
+    ]);
   });
 
   it("leaves the file alone when the editor rejects the call", async () => {
@@ -276,5 +318,44 @@ describe("lathe acp over stdio", () => {
     });
     expect(stopped).toBe("cancelled");
     expect(await close()).toBe(0);
+  });
+
+  it("answers a malformed message and an unknown method with the protocol's errors, and keeps serving", async () => {
+    server = await startFakeLlm({ script: { turns: [] } });
+    const ws = await makeWorkspace({});
+    const child = spawn(lathe, ["acp", "--model", "openai:gpt-4.1", "--base-url", `${server.url}/v1`], {
+      env: { HOME: ws.home, LATHE_HOME: ws.home, PATH: process.env.PATH, OPENAI_API_KEY: fakeKeys.openai },
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    const replies: { id?: unknown; error?: { code: number }; result?: unknown }[] = [];
+    let buffered = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      for (const line of lines) if (line.trim() !== "") replies.push(JSON.parse(line));
+    });
+    child.stdin.write("{not json\n");
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initializeParams })}\n`,
+    );
+    const replied = async (id: number) => {
+      const deadline = Date.now() + 10_000;
+      while (!replies.some((reply) => reply.id === id) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    // Once initialized: before that, any other method is refused as such (-32600).
+    await replied(1);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/teleport", params: {} })}\n`,
+    );
+    await replied(2);
+    child.stdin.end();
+    expect(await new Promise<number | null>((resolve) => child.on("close", resolve))).toBe(0);
+    expect(replies.find((reply) => reply.error?.code === -32700)).toBeDefined();
+    expect(replies.find((reply) => reply.id === 1)?.result).toMatchObject({
+      protocolVersion: acp.PROTOCOL_VERSION,
+    });
+    expect(replies.find((reply) => reply.id === 2)?.error?.code).toBe(-32601);
   });
 });

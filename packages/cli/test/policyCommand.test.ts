@@ -111,11 +111,13 @@ describe("lathe policy rules", () => {
     );
   });
 
-  it("notes rules that name no tool Lathe has, such as Claude Code's names", async () => {
-    const ws = await workspace({ project: { permissions: { deny: ["Bash(rm *)"] } } });
+  it("notes rules that name no tool Lathe has, and reads Claude Code's names as Lathe's tools", async () => {
+    const ws = await workspace({ project: { permissions: { deny: ["Shell(rm *)", "Bash(rm *)"] } } });
     const { run } = await policy(ws, ["rules"]);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('note: no built-in tool is named "Bash"');
+    expect(run.stderr).toContain('note: no built-in tool is named "Shell"');
+    expect(run.stderr).not.toContain('"Bash"');
+    expect(run.stdout).toContain("run_terminal_cmd(rm *)");
   });
 });
 

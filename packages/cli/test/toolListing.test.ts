@@ -49,12 +49,12 @@ describe("lathe policy rules", () => {
   it("knows the web tools: a rule naming one draws no unknown-tool note", async () => {
     const ws = await makeWorkspace(
       {},
-      { permissions: { allow: ["web_fetch(domain:docs.invalid)"], deny: ["Bash(rm *)"] } },
+      { permissions: { allow: ["web_fetch(domain:docs.invalid)"], deny: ["Shell(rm *)"] } },
     );
     const run = await runLathe(["policy", "rules", "--cwd", ws.root], { home: ws.home });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe(
-      'lathe policy: note: no built-in tool is named "Bash"; its rules only apply to a tool of that exact name\n',
+      'lathe policy: note: no built-in tool is named "Shell"; its rules only apply to a tool of that exact name\n',
     );
   });
 });

@@ -1,6 +1,16 @@
 import { isAbsolute, join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import type { AgentSession, ApprovalAnswer, ApprovalRequest, RunResult, ToolKind } from "@lathe/core";
+import {
+  type AgentSession,
+  type ApprovalAnswer,
+  type ApprovalMode,
+  type ApprovalRequest,
+  approvalModeSchema,
+  type ModelClient,
+  type RunResult,
+  shippedCatalog,
+  type ToolKind,
+} from "@lathe/core";
 import { type LatheEvent, type Mode, modeSchema } from "@lathe/protocol";
 
 /** A session the agent opened for an editor, and how to end it. */
@@ -10,6 +20,8 @@ export interface OpenedSession {
   projectRoot: string;
   /** The kind of one of the session's tools, for the editor's icons. */
   toolKind(name: string): ToolKind | undefined;
+  /** A client for another model, set up as the session's, or why there is none. */
+  modelFor(modelId: string): { ok: true; client: ModelClient } | { ok: false; message: string };
   close(): Promise<void>;
 }
 
@@ -65,7 +77,11 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
       const { session } = opened.value;
       sessionId = session.id;
       sessions.set(session.id, { opened: opened.value, running: false });
-      return { sessionId: session.id, modes: modeState(session.setup.mode) };
+      return {
+        sessionId: session.id,
+        modes: modeState(session.setup.mode),
+        configOptions: configOptions(session),
+      };
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       const entry = known(params.sessionId);
@@ -104,6 +120,23 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
       });
       return {};
     })
+    .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
+      const entry = known(params.sessionId);
+      const { session } = entry.opened;
+      const value = String(params.value);
+      if (params.configId === "model") {
+        const made = entry.opened.modelFor(value);
+        if (!made.ok) throw acp.RequestError.invalidParams({ value }, made.message);
+        session.setModel(made.client);
+      } else if (params.configId === "approval_mode") {
+        const mode = approvalModeSchema.safeParse(value);
+        if (!mode.success) throw acp.RequestError.invalidParams({ value }, `No approval mode ${value}.`);
+        session.setApprovalMode(mode.data);
+      } else {
+        throw acp.RequestError.invalidParams({ configId: params.configId }, `No option ${params.configId}.`);
+      }
+      return { configOptions: configOptions(session) };
+    })
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       const entry = known(params.sessionId);
       sessions.delete(params.sessionId);
@@ -117,6 +150,42 @@ function modeState(current: Mode) {
     currentModeId: current,
     availableModes: modeSchema.options.map((id) => ({ id, ...modeNames[id] })),
   };
+}
+
+const approvalModeNames: Record<ApprovalMode, string> = {
+  manual: "Ask about everything",
+  ask_first: "Ask from medium risk",
+  auto_edit: "Edits without asking",
+  auto: "Ask only for critical",
+  yolo: "Never ask",
+};
+
+/** The session's settings an editor can change: its model and its approval mode. */
+function configOptions(session: AgentSession): acp.SessionConfigOption[] {
+  const current = session.modelId;
+  const provider = current.split(":")[0] ?? "";
+  // The catalog's models of the session's provider: one key and base URL serve them all.
+  const models = [
+    current,
+    ...[...shippedCatalog().keys()].filter((id) => id.startsWith(`${provider}:`) && id !== current),
+  ];
+  return [
+    {
+      id: "model",
+      name: "Model",
+      category: "model",
+      type: "select",
+      currentValue: current,
+      options: models.map((id) => ({ value: id, name: id })),
+    },
+    {
+      id: "approval_mode",
+      name: "Approval mode",
+      type: "select",
+      currentValue: session.setup.approvalMode,
+      options: approvalModeSchema.options.map((mode) => ({ value: mode, name: approvalModeNames[mode] })),
+    },
+  ];
 }
 
 /** The text of a prompt: its text blocks, and embedded resources' text with their URI. */
