@@ -189,6 +189,7 @@ async function runStreamJsonInput(
       version: cliVersion,
       includePartialMessages: args.includePartialMessages,
       mcpServers: engine.mcpServers(),
+      sdkMessagesOnly: true,
     },
     stdout,
   );

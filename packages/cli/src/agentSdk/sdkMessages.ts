@@ -99,6 +99,19 @@ export function toolResultLine(
   };
 }
 
+/** A notice of Lathe's as the SDK's `informational` message, its code beside it. */
+export function informationalLine(sessionId: string, level: string, content: string, code?: string): SdkLine {
+  return {
+    type: "system",
+    subtype: "informational",
+    session_id: sessionId,
+    uuid: newId(),
+    content,
+    level: level === "error" || level === "warn" ? "warning" : "info",
+    code,
+  };
+}
+
 /** A raw event of the model's stream (`--include-partial-messages`), as the Messages API names them. */
 export function streamEventLine(sessionId: string, event: Record<string, unknown>): SdkLine {
   return { type: "stream_event", session_id: sessionId, uuid: newId(), parent_tool_use_id: null, event };

@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import type { AgentSession, ModelClient, RunResult } from "@lathe/core";
 import type { ControlChannel } from "./controlChannel.js";
 import { fromClaudePermissionMode, isClaudePermissionMode } from "./permissionModes.js";
+import { informationalLine } from "./sdkMessages.js";
 
 export interface StreamJsonSessionInputs {
   session: AgentSession;
@@ -33,14 +34,7 @@ export async function runStreamJsonSession(inputs: StreamJsonSessionInputs): Pro
   const lines = createInterface({ input: inputs.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   // A bad line is said and skipped: it changes nothing, and the session goes on.
   const badInput = (level: "error" | "warn", message: string) =>
-    write({
-      type: "system",
-      subtype: "notice",
-      session_id: session.id,
-      level,
-      code: "E_INVALID_INPUT",
-      message,
-    });
+    write(informationalLine(session.id, level, message, "E_INVALID_INPUT"));
   for await (const raw of lines) {
     if (raw.trim() === "") continue;
     const line = parseLine(raw);

@@ -4,6 +4,7 @@ import { toClaudePermissionMode } from "../agentSdk/permissionModes.js";
 import {
   type AssistantBlock,
   assistantLine,
+  informationalLine,
   resultLine,
   streamEventLine,
   systemInitLine,
@@ -21,6 +22,12 @@ export interface RunInfo {
   mcpServers?: { name: string; status: string }[];
   /** The slash commands a prompt may start with. */
   slashCommands?: string[];
+  /**
+   * Only lines of the Claude Agent SDK's own types (when the SDK drives the run): Lathe's own events
+   * are left out, and its notices are the SDK's `informational` messages, so that a program whose
+   * switch over the SDK's message types is exhaustive meets nothing else.
+   */
+  sdkMessagesOnly?: boolean;
 }
 
 /**
@@ -38,6 +45,10 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
   const out = (value: Record<string, unknown>) =>
     write(`${JSON.stringify(redactDeep(value, info.session.redact))}\n`);
   const calls = new Map<string, unknown>();
+  // Lathe's own lines: beside the SDK's, unless only the SDK's are wanted.
+  const own = (value: Record<string, unknown>) => {
+    if (!info.sdkMessagesOnly) out(value);
+  };
   const { mode, approvalMode, tools } = info.session.setup;
   out({
     ...systemInitLine({
@@ -70,7 +81,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
         break;
       case "retry":
         answer.discard();
-        out({
+        own({
           type: "system",
           subtype: "retry",
           session_id: sessionId,
@@ -81,7 +92,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
         break;
       case "turn_end":
         answer.endTurn();
-        out({
+        own({
           type: "system",
           subtype: "turn_end",
           session_id: sessionId,
@@ -90,7 +101,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
         });
         break;
       case "checkpoint":
-        out({
+        own({
           type: "system",
           subtype: "checkpoint",
           session_id: sessionId,
@@ -101,7 +112,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
         });
         break;
       case "todos":
-        out({
+        own({
           type: "system",
           subtype: "todos",
           session_id: sessionId,
@@ -112,7 +123,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
         break;
       case "subagent_start":
       case "subagent_finish":
-        out({
+        own({
           type: "system",
           subtype: event.type,
           session_id: sessionId,
@@ -123,7 +134,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
         });
         break;
       case "plan_saved":
-        out({
+        own({
           type: "system",
           subtype: "plan_saved",
           session_id: sessionId,
@@ -132,19 +143,21 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
         });
         break;
       case "notice":
-        out({
-          type: "system",
-          subtype: "notice",
-          session_id: sessionId,
-          level: event.level,
-          message: event.message,
-          code: event.code,
-        });
+        if (info.sdkMessagesOnly) out(informationalLine(sessionId, event.level, event.message, event.code));
+        else
+          out({
+            type: "system",
+            subtype: "notice",
+            session_id: sessionId,
+            level: event.level,
+            message: event.message,
+            code: event.code,
+          });
         break;
       case "tool_call_ready":
         calls.set(event.callId, event.arguments);
         answer.toolUse(event.callId, event.name, event.arguments);
-        out({
+        own({
           type: "tool_call",
           subtype: "started",
           session_id: sessionId,
@@ -169,7 +182,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
               ? (event.message ?? "The user rejected this call.")
               : event.error.message;
         out(toolResultLine(sessionId, event.callId, content, event.type !== "tool_completed", result));
-        out({
+        own({
           type: "tool_call",
           subtype: "completed",
           session_id: sessionId,
@@ -179,7 +192,7 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
         break;
       }
       case "approval_required":
-        out({
+        own({
           type: "system",
           subtype: "approval_required",
           session_id: sessionId,
