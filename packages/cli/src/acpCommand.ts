@@ -1,9 +1,9 @@
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
-import { latheAcpAgent } from "./acp/acpAgent.js";
+import { type AcpAgentDeps, latheAcpAgent } from "./acp/acpAgent.js";
 import { parseCliArgs } from "./cliArgs.js";
 import { cliVersion } from "./cliVersion.js";
-import { setUpEngine } from "./engineSetup.js";
+import { type EngineInputs, setUpEngine } from "./engineSetup.js";
 import { exitCodes } from "./exitCodes.js";
 import { latheHomeFrom } from "./latheHome.js";
 import type { CommandIo } from "./subcommandArgs.js";
@@ -28,27 +28,13 @@ export async function runAcpCommand(io: CommandIo): Promise<number> {
   }
   const agent = latheAcpAgent({
     version: cliVersion,
-    async openSession(cwd, requestApproval) {
-      const engine = await setUpEngine({
-        args: { ...parsed.args, cwd },
-        settings: settings.settings,
-        env: io.env,
-        latheHome,
-        requestApproval,
-        warn: (message) => io.stderr(`lathe acp: ${message}\n`),
-      });
-      if (!engine.ok) return { ok: false, message: engine.error.message };
-      return {
-        ok: true,
-        value: {
-          session: engine.session,
-          projectRoot: engine.projectRoot,
-          toolKind: engine.toolKind,
-          modelFor: engine.modelFor,
-          close: engine.close,
-        },
-      };
-    },
+    openSession: sessionOpener({
+      args: parsed.args,
+      settings: settings.settings,
+      env: io.env,
+      latheHome,
+      warn: (message) => io.stderr(`lathe acp: ${message}\n`),
+    }),
   });
   const connection = agent.connect(
     acp.ndJsonStream(
@@ -58,4 +44,14 @@ export async function runAcpCommand(io: CommandIo): Promise<number> {
   );
   await connection.closed;
   return exitCodes.completed;
+}
+
+/** Opens each editor's session through the engine set-up every face uses, in the folder it names. */
+export function sessionOpener(inputs: Omit<EngineInputs, "requestApproval">): AcpAgentDeps["openSession"] {
+  return async (cwd, requestApproval) => {
+    const engine = await setUpEngine({ ...inputs, args: { ...inputs.args, cwd }, requestApproval });
+    if (!engine.ok) return { ok: false, message: engine.error.message };
+    const { session, projectRoot, toolKind, modelFor, close } = engine;
+    return { ok: true, value: { session, projectRoot, toolKind, modelFor, close } };
+  };
 }

@@ -7,8 +7,8 @@ import * as acp from "@agentclientprotocol/sdk";
 import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { latheAcpAgent } from "../src/acp/acpAgent.js";
+import { sessionOpener } from "../src/acpCommand.js";
 import { parseCliArgs } from "../src/cliArgs.js";
-import { setUpEngine } from "../src/engineSetup.js";
 import { loadUserSettings } from "../src/userSettings.js";
 import { makeWorkspace } from "./latheProcess.js";
 
@@ -33,35 +33,25 @@ async function inProcessAgent(turns: FakeTurn[], flags: string[] = []) {
   if (!parsed.ok) throw new Error(parsed.message);
   const settings = loadUserSettings(ws.home);
   if (!settings.ok) throw new Error(settings.message);
+  const open = sessionOpener({
+    args: parsed.args,
+    settings: settings.settings,
+    env: { HOME: ws.home, PATH: process.env.PATH, OPENAI_API_KEY: fakeKeys.openai },
+    latheHome: ws.home,
+  });
   const agent = latheAcpAgent({
     version: "test",
     async openSession(cwd, requestApproval) {
-      const engine = await setUpEngine({
-        args: { ...parsed.args, cwd },
-        settings: settings.settings,
-        env: { HOME: ws.home, PATH: process.env.PATH, OPENAI_API_KEY: fakeKeys.openai },
-        latheHome: ws.home,
-        requestApproval,
-      });
-      if (!engine.ok) return { ok: false, message: engine.error.message };
-      closing.push(engine.close);
-      return {
-        ok: true,
-        value: {
-          session: engine.session,
-          projectRoot: engine.projectRoot,
-          toolKind: engine.toolKind,
-          modelFor: engine.modelFor,
-          close: engine.close,
-        },
-      };
+      const made = await open(cwd, requestApproval);
+      if (made.ok) closing.push(made.value.close);
+      return made;
     },
   });
   return { agent, ws, fake: server };
 }
 
 /** A client that records every session update and answers permission requests with `answer`. */
-function recordingClient(answer: "allow_once" | "reject_once" = "allow_once") {
+function recordingClient(answer: "allow_once" | "allow_always" | "reject_once" = "allow_once") {
   const updates: acp.SessionUpdate[] = [];
   const asked: acp.RequestPermissionRequest[] = [];
   const client = acp
@@ -258,17 +248,7 @@ describe("lathe acp over stdio", () => {
       [{ tool_calls: [npmTest] }, { tool_calls: [npmTest] }, { text: "Twice." }],
       ["--approval-mode", "manual"],
     );
-    const asked: acp.RequestPermissionRequest[] = [];
-    const updates: acp.SessionUpdate[] = [];
-    const client = acp
-      .client({ name: "test-editor" })
-      .onNotification(acp.methods.client.session.update, ({ params }) => {
-        updates.push(params.update);
-      })
-      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
-        asked.push(params);
-        return { outcome: { outcome: "selected", optionId: "allow_always" } };
-      });
+    const { client, updates, asked } = recordingClient("allow_always");
     await client.connectWith(stream, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, initializeParams);
       const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
