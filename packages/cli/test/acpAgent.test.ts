@@ -122,8 +122,13 @@ describe("lathe acp, against the SDK's own client in this process", () => {
       asked.map((request) => [request.toolCall.title, request.options.map((option) => option.kind)]),
     ).toEqual([["write_file notes.md", ["allow_once", "allow_always", "reject_once"]]]);
     expect(readFileSync(join(ws.root, "notes.md"), "utf8")).toBe("hi\n");
+    // The write as a diff the editor can show: no old text (the file was new), the new text.
     expect(updates.filter((update) => update.sessionUpdate === "tool_call_update").at(-1)).toMatchObject({
       status: "completed",
+      content: [
+        { type: "diff", path: join(ws.root, "notes.md"), oldText: null, newText: "hi\n" },
+        { type: "content", content: { type: "text" } },
+      ],
     });
   });
 

@@ -38,7 +38,7 @@ export {
 export { callSubjects } from "./policy/callSubjects.js";
 export { analyzeCommand, type CommandAnalysis } from "./policy/commandAnalysis/index.js";
 export * from "./policy/networkGuard/index.js";
-export { resolveProjectPath } from "./policy/pathGuard.js";
+export { isWithin, resolveProjectPath } from "./policy/pathGuard.js";
 export { decidePolicy, type PolicyInput } from "./policy/policyEngine.js";
 export type {
   CallSubjects,

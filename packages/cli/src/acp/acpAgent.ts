@@ -12,6 +12,7 @@ import {
   type ToolKind,
 } from "@lathe/core";
 import { type LatheEvent, type Mode, modeSchema } from "@lathe/protocol";
+import { EditDiffs } from "./editDiffs.js";
 
 /** A session the agent opened for an editor, and how to end it. */
 export interface OpenedSession {
@@ -50,7 +51,7 @@ const modeNames: Record<Mode, { name: string; description: string }> = {
  * permission request to the editor. Each session is an ordinary stored Lathe session.
  */
 export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
-  const sessions = new Map<string, { opened: OpenedSession; running: boolean }>();
+  const sessions = new Map<string, { opened: OpenedSession; running: boolean; diffs: EditDiffs }>();
   const known = (sessionId: string) => {
     const entry = sessions.get(sessionId);
     if (!entry) throw acp.RequestError.invalidParams({ sessionId }, `No session ${sessionId}.`);
@@ -76,7 +77,11 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
       if (!opened.ok) throw acp.RequestError.invalidParams({ cwd: params.cwd }, opened.message);
       const { session } = opened.value;
       sessionId = session.id;
-      sessions.set(session.id, { opened: opened.value, running: false });
+      sessions.set(session.id, {
+        opened: opened.value,
+        running: false,
+        diffs: new EditDiffs(opened.value.projectRoot),
+      });
       return {
         sessionId: session.id,
         modes: modeState(session.setup.mode),
@@ -93,7 +98,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
       entry.running = true;
       const { session } = entry.opened;
       const unsubscribe = session.subscribe((event) => {
-        const update = sessionUpdate(event, entry.opened);
+        const update = sessionUpdate(event, entry.opened, entry.diffs);
         if (update) void client.notify(acp.methods.client.session.update, { sessionId: session.id, update });
       });
       try {
@@ -209,13 +214,18 @@ function stopReason(result: RunResult): acp.StopReason {
 }
 
 /** The session update a Lathe event becomes, if any. */
-function sessionUpdate(event: LatheEvent, opened: OpenedSession): acp.SessionUpdate | undefined {
+function sessionUpdate(
+  event: LatheEvent,
+  opened: OpenedSession,
+  diffs: EditDiffs,
+): acp.SessionUpdate | undefined {
   switch (event.type) {
     case "text_delta":
       return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.delta } };
     case "reasoning_delta":
       return { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.delta } };
     case "tool_call_ready":
+      diffs.noteCall(event.callId, opened.toolKind(event.name), event.arguments);
       return {
         sessionUpdate: "tool_call",
         toolCallId: event.callId,
@@ -225,15 +235,21 @@ function sessionUpdate(event: LatheEvent, opened: OpenedSession): acp.SessionUpd
         rawInput: event.arguments,
         locations: callLocations(event.arguments, opened.projectRoot),
       };
-    case "tool_completed":
+    case "tool_completed": {
+      const diff = diffs.diffOf(event.callId);
       return {
         sessionUpdate: "tool_call_update",
         toolCallId: event.callId,
         status: "completed",
-        content: [{ type: "content", content: { type: "text", text: event.output } }],
+        content: [
+          ...(diff ? [diff] : []),
+          { type: "content", content: { type: "text", text: event.output } },
+        ],
       };
+    }
     case "tool_failed":
     case "tool_blocked":
+      diffs.forget(event.callId);
       return {
         sessionUpdate: "tool_call_update",
         toolCallId: event.callId,
@@ -241,6 +257,7 @@ function sessionUpdate(event: LatheEvent, opened: OpenedSession): acp.SessionUpd
         content: [{ type: "content", content: { type: "text", text: event.error.message } }],
       };
     case "tool_rejected":
+      diffs.forget(event.callId);
       return { sessionUpdate: "tool_call_update", toolCallId: event.callId, status: "failed" };
     case "todos":
       return {
