@@ -6,6 +6,8 @@ import { cliVersion } from "./cliVersion.js";
 import { type EngineInputs, setUpEngine } from "./engineSetup.js";
 import { exitCodes } from "./exitCodes.js";
 import { latheHomeFrom } from "./latheHome.js";
+import { projectRootFrom } from "./projectRoot.js";
+import { openSessionStore } from "./sessionDatabase.js";
 import type { CommandIo } from "./subcommandArgs.js";
 import { loadUserSettings } from "./userSettings.js";
 
@@ -28,6 +30,7 @@ export async function runAcpCommand(io: CommandIo): Promise<number> {
   }
   const agent = latheAcpAgent({
     version: cliVersion,
+    listSessions: sessionLister(latheHome, io.env),
     openSession: sessionOpener({
       args: parsed.args,
       settings: settings.settings,
@@ -53,5 +56,23 @@ export function sessionOpener(inputs: Omit<EngineInputs, "requestApproval">): Ac
     if (!engine.ok) return { ok: false, message: engine.error.message };
     const { session, projectRoot, toolKind, modelFor, close } = engine;
     return { ok: true, value: { session, projectRoot, toolKind, modelFor, close } };
+  };
+}
+
+/** Reads the stored sessions from `$LATHE_HOME`'s database, opened for each listing and closed. */
+export function sessionLister(
+  latheHome: string,
+  env: Record<string, string | undefined>,
+): AcpAgentDeps["listSessions"] {
+  return (cwd) => {
+    const opened = openSessionStore(latheHome, env);
+    if (!opened.ok) return [];
+    try {
+      const root = cwd === undefined ? undefined : projectRootFrom(cwd);
+      if (root && !root.ok) return [];
+      return opened.value.listSessions({ projectRoot: root?.path });
+    } finally {
+      opened.value.close();
+    }
   };
 }

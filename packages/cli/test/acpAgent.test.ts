@@ -7,7 +7,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { latheAcpAgent } from "../src/acp/acpAgent.js";
-import { sessionOpener } from "../src/acpCommand.js";
+import { sessionLister, sessionOpener } from "../src/acpCommand.js";
 import { parseCliArgs } from "../src/cliArgs.js";
 import { loadUserSettings } from "../src/userSettings.js";
 import { makeWorkspace } from "./latheProcess.js";
@@ -41,6 +41,7 @@ async function inProcessAgent(turns: FakeTurn[], flags: string[] = []) {
   });
   const agent = latheAcpAgent({
     version: "test",
+    listSessions: sessionLister(ws.home, { HOME: ws.home }),
     async openSession(cwd, requestApproval) {
       const made = await open(cwd, requestApproval);
       if (made.ok) closing.push(made.value.close);
@@ -129,6 +130,29 @@ describe("lathe acp, against the SDK's own client in this process", () => {
         { type: "diff", path: join(ws.root, "notes.md"), oldText: null, newText: "hi\n" },
         { type: "content", content: { type: "text" } },
       ],
+    });
+  });
+
+  it("lists the stored sessions of a folder, the one just used among them", async () => {
+    const { agent, ws } = await inProcessAgent([{ text: "Stored." }]);
+    const { client } = recordingClient();
+    await client.connectWith(agent, async (ctx) => {
+      const init = await ctx.request(acp.methods.agent.initialize, initializeParams);
+      expect(init.agentCapabilities?.sessionCapabilities?.list).toEqual({});
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [],
+      });
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Keep this" }],
+      });
+      const listed = await ctx.request(acp.methods.agent.session.list, { cwd: ws.root });
+      expect(listed.sessions.map((session) => [session.sessionId, session.cwd])).toEqual([
+        [sessionId, ws.root],
+      ]);
+      const elsewhere = await ctx.request(acp.methods.agent.session.list, { cwd: ws.home });
+      expect(elsewhere.sessions).toEqual([]);
     });
   });
 

@@ -28,6 +28,10 @@ export interface OpenedSession {
 
 export interface AcpAgentDeps {
   version: string;
+  /** The stored sessions, newest first: of the project in `cwd`, or all of them. */
+  listSessions(
+    cwd: string | undefined,
+  ): { id: string; projectRoot: string; title: string; updatedAt: number }[];
   /**
    * Opens a Lathe session in `cwd` whose approvals are asked through `requestApproval`, or says
    * why it cannot (no model configured, a folder that is not there).
@@ -64,6 +68,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
       agentCapabilities: {
         loadSession: false,
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        sessionCapabilities: { list: {}, close: {} },
       },
       agentInfo: { name: "lathe", title: "Lathe", version: deps.version },
       authMethods: [],
@@ -109,6 +114,15 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
         entry.running = false;
       }
     })
+    .onRequest(acp.methods.agent.session.list, ({ params }) => ({
+      // Every session Lathe stored, whichever face started it: the web UI's and `lathe -p`'s too.
+      sessions: deps.listSessions(params.cwd ?? undefined).map((stored) => ({
+        sessionId: stored.id,
+        cwd: stored.projectRoot,
+        title: stored.title || null,
+        updatedAt: new Date(stored.updatedAt).toISOString(),
+      })),
+    }))
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.opened.session.cancel();
     })
