@@ -2,7 +2,6 @@
 // Starts Lathe on a supported Node. Lathe needs Node >= 22; when the Node running this file is
 // older (machines that ship Node 20), it re-runs itself with the Node 24 that the setup script
 // installed under the repository's .tools/node, passing arguments, stdio, signals and exit code.
-
 //
 // A CommonJS script (bin/package.json says so): Node starts one ~7 ms sooner than an ES module, and
 // the usual path (the image, then execve) is over in a millisecond once it runs.

@@ -82,17 +82,22 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
       error: errorInfo("E_LLM_AUTH", "No model provider is configured."),
     };
   const provider = modelId.split(":")[0] ?? "";
-  const client = createModelClient({
-    modelId,
-    baseUrl: args.baseUrl ?? settings.baseUrls?.[provider],
-    baseUrls: settings.baseUrls,
-    apiKey: args.apiKey,
-    env,
-    latheHome: inputs.latheHome,
-    authAdvice: inputs.authAdvice,
-    retry: settings.llm,
-    fallbackModels: settings.fallbackModels,
-  });
+  // The flags' base URL and key are for the provider of the model they came with.
+  const clientWithFlags = (id: string) => {
+    const own = id.split(":")[0] ?? "";
+    return createModelClient({
+      modelId: id,
+      baseUrl: (own === provider ? args.baseUrl : undefined) ?? settings.baseUrls?.[own],
+      baseUrls: settings.baseUrls,
+      apiKey: own === provider ? args.apiKey : undefined,
+      env,
+      latheHome: inputs.latheHome,
+      authAdvice: inputs.authAdvice,
+      retry: settings.llm,
+      fallbackModels: settings.fallbackModels,
+    });
+  };
+  const client = clientWithFlags(modelId);
   if (!client.ok)
     return { ok: false, error: client.error, kind: client.error.code === "E_LLM_AUTH" ? "auth" : "usage" };
   const secrets = knownSecrets({
@@ -229,20 +234,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     mcpServers: () => tools.mcpServers(),
     toolKind: (name) => registry.get(name)?.kind,
     modelFor(other: string) {
-      const sameProvider = (other.split(":")[0] ?? "") === provider;
-      const made = createModelClient({
-        modelId: other,
-        baseUrl: sameProvider
-          ? (args.baseUrl ?? settings.baseUrls?.[provider])
-          : settings.baseUrls?.[other.split(":")[0] ?? ""],
-        baseUrls: settings.baseUrls,
-        apiKey: sameProvider ? args.apiKey : undefined,
-        env,
-        latheHome: inputs.latheHome,
-        authAdvice: inputs.authAdvice,
-        retry: settings.llm,
-        fallbackModels: settings.fallbackModels,
-      });
+      const made = clientWithFlags(other);
       return made.ok ? { ok: true, client: made.client } : { ok: false, message: made.error.message };
     },
     async close() {

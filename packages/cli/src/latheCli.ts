@@ -159,13 +159,15 @@ async function runPrompt(
  */
 function sdkControl(args: CliArgs, stdout: (text: string) => void) {
   let redact = (value: Record<string, unknown>) => value;
-  const control = new ControlChannel((line) => stdout(`${JSON.stringify(redact(line))}\n`));
+  const writeLine = (line: Record<string, unknown>) => stdout(`${JSON.stringify(redact(line))}\n`);
+  const control = new ControlChannel(writeLine);
   control.askNobody = args.claudePermissionMode === "dontAsk";
   // Without --permission-prompt-tool stdio nobody is asked, as in any headless run.
   const asks = args.permissionPromptTool === "stdio";
   return {
     control,
     asks,
+    writeLine,
     redactWith(session: AgentSession) {
       redact = (value) => redactDeep(value, session.redact);
     },
@@ -204,10 +206,9 @@ async function runStreamJsonInput(
     session,
     control: sdk.control,
     stdin: process.stdin,
-    write: (line) => stdout(`${JSON.stringify(redactDeep(line, session.redact))}\n`),
+    write: sdk.writeLine,
     runMessage,
     modelFor: engine.modelFor,
-    commands: [],
     models: [
       {
         value: engine.modelId,

@@ -67,6 +67,13 @@ function recordingClient(answer: "allow_once" | "allow_always" | "reject_once" =
   return { client, updates, asked };
 }
 
+/** The handshake, a session in `cwd`, and one prompt to it, run to its end. */
+async function promptOnce(ctx: acp.ClientContext, cwd: string, text: string): Promise<void> {
+  await ctx.request(acp.methods.agent.initialize, initializeParams);
+  const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+  await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+}
+
 const initializeParams: acp.InitializeRequest = {
   protocolVersion: acp.PROTOCOL_VERSION,
   clientCapabilities: {},
@@ -108,17 +115,7 @@ describe("lathe acp, against the SDK's own client in this process", () => {
       ["--approval-mode", "manual"],
     );
     const { client, updates, asked } = recordingClient("allow_once");
-    await client.connectWith(agent, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, initializeParams);
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: ws.root,
-        mcpServers: [],
-      });
-      await ctx.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: "text", text: "Write it" }],
-      });
-    });
+    await client.connectWith(agent, (ctx) => promptOnce(ctx, ws.root, "Write it"));
     expect(
       asked.map((request) => [request.toolCall.title, request.options.map((option) => option.kind)]),
     ).toEqual([["write_file notes.md", ["allow_once", "allow_always", "reject_once"]]]);
@@ -206,17 +203,7 @@ describe("lathe acp, against the SDK's own client in this process", () => {
       ["--approval-mode", "manual"],
     );
     const { client } = recordingClient("reject_once");
-    await client.connectWith(agent, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, initializeParams);
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: ws.root,
-        mcpServers: [],
-      });
-      await ctx.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: "text", text: "Write it" }],
-      });
-    });
+    await client.connectWith(agent, (ctx) => promptOnce(ctx, ws.root, "Write it"));
     expect(existsSync(join(ws.root, "notes.md"))).toBe(false);
   });
 
@@ -278,17 +265,7 @@ describe("lathe acp over stdio", () => {
       ["--approval-mode", "manual"],
     );
     const { client, updates, asked } = recordingClient("allow_always");
-    await client.connectWith(stream, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, initializeParams);
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: ws.root,
-        mcpServers: [],
-      });
-      await ctx.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: "text", text: "Test twice" }],
-      });
-    });
+    await client.connectWith(stream, (ctx) => promptOnce(ctx, ws.root, "Test twice"));
     expect(await close()).toBe(0);
     expect(asked).toHaveLength(1);
     expect(asked[0]?.toolCall.title).toBe("npm test");

@@ -1,4 +1,3 @@
-import { isAbsolute, join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import {
   type AgentSession,
@@ -12,7 +11,7 @@ import {
   type ToolKind,
 } from "@lathe/core";
 import { type LatheEvent, type Mode, modeSchema } from "@lathe/protocol";
-import { EditDiffs } from "./editDiffs.js";
+import { callPath, EditDiffs } from "./editDiffs.js";
 
 /** A session the agent opened for an editor, and how to end it. */
 export interface OpenedSession {
@@ -300,11 +299,10 @@ export function callTitle(name: string, args: unknown): string {
 
 /** The file a call is about, with its line when it names one, for the editor to follow. */
 function callLocations(args: unknown, projectRoot: string): acp.ToolCallLocation[] {
-  const fields = args !== null && typeof args === "object" ? (args as Record<string, unknown>) : {};
-  if (typeof fields.path !== "string") return [];
-  const path = isAbsolute(fields.path) ? fields.path : join(projectRoot, fields.path);
-  const line = typeof fields.offset === "number" ? fields.offset : undefined;
-  return [line === undefined ? { path } : { path, line }];
+  const path = callPath(args, projectRoot);
+  if (path === undefined) return [];
+  const { offset } = args as { offset?: unknown };
+  return [typeof offset === "number" ? { path, line: offset } : { path }];
 }
 
 /** A call the policy asks about, put to the editor: allow once, or reject once. */

@@ -18,9 +18,8 @@ export class EditDiffs {
 
   noteCall(callId: string, kind: ToolKind | undefined, args: unknown): void {
     if (kind !== "edit" && kind !== "delete") return;
-    const file = pathOf(args);
-    if (file === undefined) return;
-    const path = isAbsolute(file) ? file : join(this.projectRoot, file);
+    const path = callPath(args, this.projectRoot);
+    if (path === undefined) return;
     const oldText = projectText(this.projectRoot, path);
     if (oldText !== undefined) this.before.set(callId, { path, oldText });
   }
@@ -41,10 +40,12 @@ export class EditDiffs {
   }
 }
 
-function pathOf(args: unknown): string | undefined {
+/** The file a call names in its `path` argument, absolute (relative ones start at the project). */
+export function callPath(args: unknown, projectRoot: string): string | undefined {
   if (args === null || typeof args !== "object") return undefined;
   const { path } = args as { path?: unknown };
-  return typeof path === "string" ? path : undefined;
+  if (typeof path !== "string") return undefined;
+  return isAbsolute(path) ? path : join(projectRoot, path);
 }
 
 /** A project file's text; null when it is absent; undefined when it is not one to show. */

@@ -15,7 +15,6 @@ export interface SdkSystemInit {
   tools: string[];
   mcpServers: { name: string; status: string }[];
   permissionMode: string;
-  slashCommands: string[];
   version: string;
 }
 
@@ -30,7 +29,8 @@ export function systemInitLine(init: SdkSystemInit): SdkLine {
     tools: init.tools,
     mcp_servers: init.mcpServers,
     permissionMode: init.permissionMode,
-    slash_commands: init.slashCommands,
+    // Lathe offers no slash commands of Claude Code's kind (yet).
+    slash_commands: [],
     // Lathe reads no Anthropic credential of Claude Code's own: keys come from its providers.
     apiKeySource: "none",
     claude_code_version: init.version,

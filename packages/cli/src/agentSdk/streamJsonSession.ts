@@ -15,8 +15,7 @@ export interface StreamJsonSessionInputs {
   runMessage(text: string): Promise<RunResult>;
   /** A model client for `set_model`, or why there is none. */
   modelFor(modelId: string): { ok: true; client: ModelClient } | { ok: false; message: string };
-  /** What `initialize` answers with: the slash commands and the models a program may pick. */
-  commands: { name: string; description: string; argumentHint: string }[];
+  /** The models `initialize` names for a program to pick. */
   models: { value: string; displayName: string; description: string }[];
 }
 
@@ -84,7 +83,7 @@ export async function runStreamJsonSession(inputs: StreamJsonSessionInputs): Pro
         return {
           ok: true as const,
           response: {
-            commands: inputs.commands,
+            commands: [],
             agents: [],
             output_style: "default",
             available_output_styles: ["default"],

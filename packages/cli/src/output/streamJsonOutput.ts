@@ -13,8 +13,6 @@ export interface RunInfo {
   includePartialMessages?: boolean;
   /** The MCP servers and their state when the session starts. */
   mcpServers?: { name: string; status: string }[];
-  /** The slash commands a prompt may start with. */
-  slashCommands?: string[];
   /**
    * Only lines of the Claude Agent SDK's own types (when the SDK drives the run): Lathe's own events
    * are left out, and its notices are the SDK's `informational` messages, so that a program whose
@@ -51,7 +49,6 @@ export function streamJsonOutput(info: RunInfo, write: (line: string) => void) {
       tools,
       mcpServers: info.mcpServers ?? [],
       permissionMode: toClaudePermissionMode(mode, approvalMode),
-      slashCommands: info.slashCommands ?? [],
       version: info.version,
     }),
     mode,
