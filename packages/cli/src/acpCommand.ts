@@ -7,6 +7,7 @@ import { type EngineInputs, setUpEngine } from "./engineSetup.js";
 import { exitCodes } from "./exitCodes.js";
 import { latheHomeFrom } from "./latheHome.js";
 import { projectRootFrom } from "./projectRoot.js";
+import { providersWithKeys } from "./providerKeys.js";
 import { openSessionStore } from "./sessionDatabase.js";
 import type { CommandIo } from "./subcommandArgs.js";
 import { loadUserSettings } from "./userSettings.js";
@@ -30,6 +31,13 @@ export async function runAcpCommand(io: CommandIo): Promise<number> {
   }
   const agent = latheAcpAgent({
     version: cliVersion,
+    providerKeyAdvice: () =>
+      parsed.args.model ||
+      io.env.LATHE_MODEL ||
+      settings.settings.model ||
+      providersWithKeys({ latheHome, env: io.env }).size > 0
+        ? undefined
+        : providerKeyHelp,
     listSessions: sessionLister(latheHome, io.env),
     openSession: sessionOpener({
       args: parsed.args,
@@ -49,11 +57,26 @@ export async function runAcpCommand(io: CommandIo): Promise<number> {
   return exitCodes.completed;
 }
 
+/** Set where the editor starts `lathe acp`, a key reaches every session it opens after. */
+const providerKeyHelp =
+  "Lathe needs a model provider: set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or DEEPSEEK_API_KEY in the environment the editor starts `lathe acp` in (its agent server `env`), or save a key in `lathe serve`'s Settings; a local Ollama or LM Studio works with `lathe acp --model ollama:MODEL`.";
+
 /** Opens each editor's session through the engine set-up every face uses, in the folder it names. */
 export function sessionOpener(inputs: Omit<EngineInputs, "requestApproval">): AcpAgentDeps["openSession"] {
-  return async (cwd, requestApproval) => {
-    const engine = await setUpEngine({ ...inputs, args: { ...inputs.args, cwd }, requestApproval });
-    if (!engine.ok) return { ok: false, message: engine.error.message };
+  return async (request) => {
+    const engine = await setUpEngine({
+      ...inputs,
+      args: { ...inputs.args, cwd: request.cwd, resume: request.resume },
+      requestApproval: request.requestApproval,
+      extraMcpServers: request.mcpServers,
+      editorBuffers: request.editorBuffers,
+    });
+    if (!engine.ok)
+      return {
+        ok: false,
+        message: engine.error.message,
+        reason: openingFailure(engine.kind, engine.error.code),
+      };
     const { session, projectRoot, toolKind, modelFor, close } = engine;
     return { ok: true, value: { session, projectRoot, toolKind, modelFor, close } };
   };
@@ -75,4 +98,10 @@ export function sessionLister(
       opened.value.close();
     }
   };
+}
+
+/** Why a session could not be opened, as the agent answers it. */
+function openingFailure(kind: string, code: string): "auth" | "not_found" | "invalid" {
+  if (kind === "auth" || kind === "no_model") return "auth";
+  return code === "E_SESSION_NOT_FOUND" ? "not_found" : "invalid";
 }

@@ -6,10 +6,12 @@ import {
   CodeIndex,
   createEmbedder,
   createModelClient,
+  type EditorBuffers,
   knownSecrets,
   LiveCodeIndex,
   loadHooks,
   loadRuleLayers,
+  type McpServerConfig,
   type ModelClient,
   openPersistence,
   type Persistence,
@@ -44,6 +46,10 @@ export interface EngineInputs {
   confirmTrust?: (trust: WorkspaceTrust) => Promise<boolean>;
   /** How a missing or rejected key is fixed where this face's user is; a terminal's by default. */
   authAdvice?: AuthAdvice;
+  /** MCP servers this face's user brought along (an editor's, over ACP), started with the configured ones. */
+  extraMcpServers?: McpServerConfig[];
+  /** The open buffers of the editor this face serves, read instead of the disk where they differ. */
+  editorBuffers?: EditorBuffers;
 }
 
 export type EngineSetup =
@@ -159,6 +165,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     env,
     warn: inputs.warn,
     background: true,
+    extraServers: inputs.extraMcpServers,
   });
   const persistence = await opening;
   if (!persistence.ok) {
@@ -219,6 +226,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     maxIterations: args.maxIterations ?? settings.maxIterations,
     requestApproval: inputs.requestApproval,
     shell: env.SHELL,
+    editorBuffers: inputs.editorBuffers,
   });
   if (gitSummary) session.context.useGitSummaryReadAhead(gitSummary);
   for (const problem of await session.context.loadRules())

@@ -8,6 +8,7 @@ import {
   createWebSearchTool,
   imageGenerationSettingsFrom,
   loadMcpConfig,
+  type McpServerConfig,
   McpSessionFeed,
   ToolRegistry,
   webFetchSettingsFrom,
@@ -48,6 +49,8 @@ export async function sessionTools(inputs: {
    * (`lathe tool`), every server has started or failed when this returns, failures told to `warn`.
    */
   background?: boolean;
+  /** Servers from outside the config files (an editor's): the user's own, so trusted like theirs. */
+  extraServers?: readonly McpServerConfig[];
 }): Promise<SessionTools> {
   const browsers = new BrowserSessions();
   const { settings, env } = inputs;
@@ -67,14 +70,20 @@ export async function sessionTools(inputs: {
   for (const problem of mcp.errors) {
     inputs.warn?.(`mcp: ${problem.file}${problem.server ? ` (${problem.server})` : ""}: ${problem.message}`);
   }
-  const hub = mcp.servers.length > 0 ? await createMcpHub() : undefined;
-  const feed = hub && new McpSessionFeed(hub, registry, mcp.servers, AbortSignal.timeout(30_000));
+  // An editor's server replaces a configured one of the same name: the editor's is the newer word.
+  const extra = inputs.extraServers ?? [];
+  const servers = [
+    ...mcp.servers.filter((server) => !extra.some((own) => own.name === server.name)),
+    ...extra,
+  ];
+  const hub = servers.length > 0 ? await createMcpHub() : undefined;
+  const feed = hub && new McpSessionFeed(hub, registry, servers, AbortSignal.timeout(30_000));
   if (feed && !inputs.background) {
     const { failures } = await feed.started;
     for (const failure of failures)
       inputs.warn?.(`mcp: server ${failure.server} did not start: ${failure.error}`);
   }
-  const states = new Map(mcp.servers.map((server) => [server.name, "pending"]));
+  const states = new Map(servers.map((server) => [server.name, "pending"]));
   void feed?.started.then(({ failures }) => {
     for (const name of states.keys())
       states.set(name, failures.some((failure) => failure.server === name) ? "failed" : "connected");

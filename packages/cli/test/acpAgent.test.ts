@@ -6,78 +6,24 @@ import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { latheAcpAgent } from "../src/acp/acpAgent.js";
-import { sessionLister, sessionOpener } from "../src/acpCommand.js";
-import { parseCliArgs } from "../src/cliArgs.js";
-import { loadUserSettings } from "../src/userSettings.js";
+import {
+  answerText,
+  closeAgents,
+  initializeParams,
+  inProcessAgent,
+  promptOnce,
+  recordingClient,
+} from "./acpHarness.js";
 import { makeWorkspace } from "./latheProcess.js";
 
 const lathe = fileURLToPath(new URL("../bin/lathe", import.meta.url));
 
 let server: FakeLlm | undefined;
-const closing: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const close of closing.splice(0)) await close();
+  await closeAgents();
   await server?.close();
   server = undefined;
 });
-
-/** Lathe's agent in this process, opening real sessions against the scripted model. */
-async function inProcessAgent(turns: FakeTurn[], flags: string[] = []) {
-  server = await startFakeLlm({ script: { turns } });
-  const ws = await makeWorkspace({ "README.md": "# A project\n" });
-  const parsed = parseCliArgs(
-    ["--model", "openai:gpt-4.1", "--base-url", `${server.url}/v1`, ...flags],
-    ws.root,
-  );
-  if (!parsed.ok) throw new Error(parsed.message);
-  const settings = loadUserSettings(ws.home);
-  if (!settings.ok) throw new Error(settings.message);
-  const open = sessionOpener({
-    args: parsed.args,
-    settings: settings.settings,
-    env: { HOME: ws.home, PATH: process.env.PATH, OPENAI_API_KEY: fakeKeys.openai },
-    latheHome: ws.home,
-  });
-  const agent = latheAcpAgent({
-    version: "test",
-    listSessions: sessionLister(ws.home, { HOME: ws.home }),
-    async openSession(cwd, requestApproval) {
-      const made = await open(cwd, requestApproval);
-      if (made.ok) closing.push(made.value.close);
-      return made;
-    },
-  });
-  return { agent, ws, fake: server };
-}
-
-/** A client that records every session update and answers permission requests with `answer`. */
-function recordingClient(answer: "allow_once" | "allow_always" | "reject_once" = "allow_once") {
-  const updates: acp.SessionUpdate[] = [];
-  const asked: acp.RequestPermissionRequest[] = [];
-  const client = acp
-    .client({ name: "test-editor" })
-    .onNotification(acp.methods.client.session.update, ({ params }) => {
-      updates.push(params.update);
-    })
-    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
-      asked.push(params);
-      return { outcome: { outcome: "selected", optionId: answer } };
-    });
-  return { client, updates, asked };
-}
-
-/** The handshake, a session in `cwd`, and one prompt to it, run to its end. */
-async function promptOnce(ctx: acp.ClientContext, cwd: string, text: string): Promise<void> {
-  await ctx.request(acp.methods.agent.initialize, initializeParams);
-  const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
-  await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
-}
-
-const initializeParams: acp.InitializeRequest = {
-  protocolVersion: acp.PROTOCOL_VERSION,
-  clientCapabilities: {},
-};
 
 describe("lathe acp, against the SDK's own client in this process", () => {
   it("initializes, opens a session with Lathe's modes and streams a prompt's answer", async () => {
@@ -96,14 +42,7 @@ describe("lathe acp, against the SDK's own client in this process", () => {
       });
       expect(done.stopReason).toBe("end_turn");
     });
-    const answer = updates
-      .map((update) =>
-        update.sessionUpdate === "agent_message_chunk" && update.content.type === "text"
-          ? update.content.text
-          : "",
-      )
-      .join("");
-    expect(answer).toBe("Hello from Lathe.");
+    expect(answerText(updates)).toBe("Hello from Lathe.");
   });
 
   it("asks the editor about a call the policy asks about, and runs it once allowed", async () => {
@@ -112,13 +51,17 @@ describe("lathe acp, against the SDK's own client in this process", () => {
         { tool_calls: [{ name: "write_file", arguments: { path: "notes.md", contents: "hi\n" } }] },
         { text: "Written." },
       ],
-      ["--approval-mode", "manual"],
+      { flags: ["--approval-mode", "manual"] },
     );
     const { client, updates, asked } = recordingClient("allow_once");
     await client.connectWith(agent, (ctx) => promptOnce(ctx, ws.root, "Write it"));
     expect(
       asked.map((request) => [request.toolCall.title, request.options.map((option) => option.kind)]),
-    ).toEqual([["write_file notes.md", ["allow_once", "allow_always", "reject_once"]]]);
+    ).toEqual([["write_file notes.md", ["allow_once", "allow_always", "reject_once", "reject_always"]]]);
+    // The question carries the change: a new file, so no old text.
+    expect(asked[0]?.toolCall.content).toEqual([
+      { type: "diff", path: join(ws.root, "notes.md"), oldText: null, newText: "hi\n" },
+    ]);
     expect(readFileSync(join(ws.root, "notes.md"), "utf8")).toBe("hi\n");
     // The write as a diff the editor can show: no old text (the file was new), the new text.
     expect(updates.filter((update) => update.sessionUpdate === "tool_call_update").at(-1)).toMatchObject({
@@ -200,7 +143,7 @@ describe("lathe acp, against the SDK's own client in this process", () => {
         { tool_calls: [{ name: "write_file", arguments: { path: "notes.md", contents: "hi\n" } }] },
         { text: "Left it." },
       ],
-      ["--approval-mode", "manual"],
+      { flags: ["--approval-mode", "manual"] },
     );
     const { client } = recordingClient("reject_once");
     await client.connectWith(agent, (ctx) => promptOnce(ctx, ws.root, "Write it"));
@@ -217,7 +160,7 @@ describe("lathe acp, against the SDK's own client in this process", () => {
           sessionId: "nope",
           prompt: [{ type: "text", text: "hi" }],
         }),
-      ).rejects.toMatchObject({ code: -32602 });
+      ).rejects.toMatchObject({ code: -32002, data: { sessionId: "nope" } });
       const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
         cwd: ws.root,
         mcpServers: [],
@@ -273,9 +216,14 @@ describe("lathe acp over stdio", () => {
       "Allow",
       "Always allow (run_terminal_cmd(npm test *))",
       "Reject",
+      "Always reject (run_terminal_cmd(npm test *))",
     ]);
     // Both calls ran (npm finds no package.json here: the command fails, the call does not).
-    expect(updates.filter((update) => update.sessionUpdate === "tool_call_update")).toHaveLength(2);
+    expect(
+      updates.filter(
+        (update) => update.sessionUpdate === "tool_call_update" && update.status === "completed",
+      ),
+    ).toHaveLength(2);
     expect(updates.find((update) => update.sessionUpdate === "tool_call")).toMatchObject({ kind: "execute" });
   });
 

@@ -70,6 +70,7 @@ export { createGenerateImageTool } from "./tools/builtin/generateImage/generateI
 export { builtinTools } from "./tools/builtin/index.js";
 export { createWebFetchTool } from "./tools/builtin/webFetch/webFetch.js";
 export { createWebSearchTool } from "./tools/builtin/webSearch/webSearch.js";
+export type { EditorBuffers } from "./tools/editorBuffers.js";
 export { FileReadLedger } from "./tools/fileReadLedger.js";
 export { deriveInputSchema, isBuiltinToolSchema } from "./tools/inputSchemas.js";
 export { ProjectIgnore } from "./tools/projectIgnore/projectIgnore.js";

@@ -2,16 +2,25 @@ import * as acp from "@agentclientprotocol/sdk";
 import {
   type AgentSession,
   type ApprovalAnswer,
-  type ApprovalMode,
   type ApprovalRequest,
   approvalModeSchema,
+  type EditorBuffers,
+  lookupModel,
+  type McpServerConfig,
   type ModelClient,
   type RunResult,
-  shippedCatalog,
   type ToolKind,
 } from "@lathe/core";
-import { type LatheEvent, type Mode, modeSchema } from "@lathe/protocol";
-import { callPath, EditDiffs } from "./editDiffs.js";
+import { modeSchema } from "@lathe/protocol";
+import { clientMcpServers } from "./clientMcpServers.js";
+import { EditDiffs } from "./editDiffs.js";
+import { clientBuffers } from "./editorBuffers.js";
+import { historyUpdates } from "./historyReplay.js";
+import { LiveOutputs } from "./liveOutputs.js";
+import { liveUpdate, type UpdateSource } from "./liveUpdates.js";
+import { askPermission } from "./permissionRequests.js";
+import { promptText } from "./promptContent.js";
+import { configOptions, modeState } from "./sessionSettings.js";
 
 /** A session the agent opened for an editor, and how to end it. */
 export interface OpenedSession {
@@ -25,28 +34,40 @@ export interface OpenedSession {
   close(): Promise<void>;
 }
 
+/** What an editor's `session/new` or `session/load` asks Lathe to open. */
+export interface SessionRequest {
+  cwd: string;
+  /** The stored session to go on with (`session/load`); absent: a new one. */
+  resume?: string;
+  /** The editor's MCP servers, started with the configured ones. */
+  mcpServers: McpServerConfig[];
+  /** The editor's open buffers, when it offers them. */
+  editorBuffers?: EditorBuffers;
+  requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+}
+
+export type SessionOpening =
+  | { ok: true; value: OpenedSession }
+  /** `auth`: no provider key or model is configured, which the user fixes outside the editor. */
+  | { ok: false; message: string; reason: "auth" | "not_found" | "invalid" };
+
 export interface AcpAgentDeps {
   version: string;
+  /** How to set up a provider key, when none is set; undefined when one is. */
+  providerKeyAdvice(): string | undefined;
   /** The stored sessions, newest first: of the project in `cwd`, or all of them. */
   listSessions(
     cwd: string | undefined,
   ): { id: string; projectRoot: string; title: string; updatedAt: number }[];
-  /**
-   * Opens a Lathe session in `cwd` whose approvals are asked through `requestApproval`, or says
-   * why it cannot (no model configured, a folder that is not there).
-   */
-  openSession(
-    cwd: string,
-    requestApproval: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>,
-  ): Promise<{ ok: true; value: OpenedSession } | { ok: false; message: string }>;
+  /** Opens a Lathe session, new or stored, or says why it cannot. */
+  openSession(request: SessionRequest): Promise<SessionOpening>;
 }
 
-const modeNames: Record<Mode, { name: string; description: string }> = {
-  agent: { name: "Agent", description: "Reads, edits and runs commands." },
-  ask: { name: "Ask", description: "Answers from the code; changes nothing." },
-  plan: { name: "Plan", description: "Reads the code and writes a plan." },
-  debug: { name: "Debug", description: "Works by hypotheses and instrumentation." },
-};
+interface OpenEntry {
+  opened: OpenedSession;
+  running: boolean;
+  source: UpdateSource;
+}
 
 /**
  * Lathe as an Agent Client Protocol agent (`lathe acp`): editors open sessions, send prompts and
@@ -54,296 +75,185 @@ const modeNames: Record<Mode, { name: string; description: string }> = {
  * permission request to the editor. Each session is an ordinary stored Lathe session.
  */
 export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
-  const sessions = new Map<string, { opened: OpenedSession; running: boolean; diffs: EditDiffs }>();
+  const sessions = new Map<string, OpenEntry>();
+  let clientCapabilities: acp.ClientCapabilities | undefined;
   const known = (sessionId: string) => {
     const entry = sessions.get(sessionId);
-    if (!entry) throw acp.RequestError.invalidParams({ sessionId }, `No session ${sessionId}.`);
+    if (!entry) throw acp.RequestError.sessionNotFound(sessionId);
     return entry;
   };
-  return acp
-    .agent({ name: "lathe" })
-    .onRequest(acp.methods.agent.initialize, () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: false,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        sessionCapabilities: { list: {}, close: {} },
-      },
-      agentInfo: { name: "lathe", title: "Lathe", version: deps.version },
-      authMethods: [],
-    }))
-    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
-      // Approvals come only with a prompt, after this returns: the id is known by then.
-      let sessionId = "";
-      const opened = await deps.openSession(params.cwd, (request, signal) =>
-        askPermission(client, sessionId, request, signal),
-      );
-      if (!opened.ok) throw acp.RequestError.invalidParams({ cwd: params.cwd }, opened.message);
-      const { session } = opened.value;
-      sessionId = session.id;
-      sessions.set(session.id, {
-        opened: opened.value,
-        running: false,
-        diffs: new EditDiffs(opened.value.projectRoot),
-      });
-      return {
-        sessionId: session.id,
-        modes: modeState(session.setup.mode),
-        configOptions: configOptions(session),
-      };
-    })
-    .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
-      const entry = known(params.sessionId);
-      if (entry.running)
-        throw acp.RequestError.invalidRequest(
-          { sessionId: params.sessionId },
-          "A prompt is already running in this session.",
-        );
-      entry.running = true;
-      const { session } = entry.opened;
-      const unsubscribe = session.subscribe((event) => {
-        const update = sessionUpdate(event, entry.opened, entry.diffs);
-        if (update) void client.notify(acp.methods.client.session.update, { sessionId: session.id, update });
-      });
-      try {
-        const result = await session.send(promptText(params.prompt));
-        return { stopReason: stopReason(result) };
-      } finally {
-        unsubscribe();
-        entry.running = false;
-      }
-    })
-    .onRequest(acp.methods.agent.session.list, ({ params }) => ({
-      // Every session Lathe stored, whichever face started it: the web UI's and `lathe -p`'s too.
-      sessions: deps.listSessions(params.cwd ?? undefined).map((stored) => ({
-        sessionId: stored.id,
-        cwd: stored.projectRoot,
-        title: stored.title || null,
-        updatedAt: new Date(stored.updatedAt).toISOString(),
-      })),
-    }))
-    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
-      sessions.get(params.sessionId)?.opened.session.cancel();
-    })
-    .onRequest(acp.methods.agent.session.setMode, ({ params, client }) => {
-      const entry = known(params.sessionId);
-      const mode = modeSchema.safeParse(params.modeId);
-      if (!mode.success)
-        throw acp.RequestError.invalidParams({ modeId: params.modeId }, `No mode ${params.modeId}.`);
-      entry.opened.session.setMode(mode.data);
-      // Not awaited: the notification goes out after this answer, not in front of it.
-      void client.notify(acp.methods.client.session.update, {
-        sessionId: params.sessionId,
-        update: { sessionUpdate: "current_mode_update", currentModeId: mode.data },
-      });
-      return {};
-    })
-    .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
-      const entry = known(params.sessionId);
-      const { session } = entry.opened;
-      const value = String(params.value);
-      if (params.configId === "model") {
-        const made = entry.opened.modelFor(value);
-        if (!made.ok) throw acp.RequestError.invalidParams({ value }, made.message);
-        session.setModel(made.client);
-      } else if (params.configId === "approval_mode") {
-        const mode = approvalModeSchema.safeParse(value);
-        if (!mode.success) throw acp.RequestError.invalidParams({ value }, `No approval mode ${value}.`);
-        session.setApprovalMode(mode.data);
-      } else {
-        throw acp.RequestError.invalidParams({ configId: params.configId }, `No option ${params.configId}.`);
-      }
-      return { configOptions: configOptions(session) };
-    })
-    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
-      const entry = known(params.sessionId);
-      sessions.delete(params.sessionId);
-      await entry.opened.close();
-      return {};
+  const open = async (
+    params: { cwd: string; mcpServers: acp.McpServer[] },
+    client: acp.AgentContext,
+    resume?: string,
+  ): Promise<OpenEntry> => {
+    // Approvals and reads come only with a prompt, after this returns: the session is known by then.
+    let asked = { sessionId: resume ?? "", projectRoot: params.cwd };
+    const opened = await deps.openSession({
+      cwd: params.cwd,
+      resume,
+      mcpServers: clientMcpServers(params.mcpServers, params.cwd),
+      editorBuffers: clientCapabilities?.fs?.readTextFile
+        ? clientBuffers(client, () => asked.sessionId)
+        : undefined,
+      requestApproval: (request, signal) => askPermission(client, asked, request, signal),
     });
-}
-
-function modeState(current: Mode) {
-  return {
-    currentModeId: current,
-    availableModes: modeSchema.options.map((id) => ({ id, ...modeNames[id] })),
+    if (!opened.ok) throw openingError(opened, params.cwd, resume);
+    const { session, projectRoot, toolKind } = opened.value;
+    asked = { sessionId: session.id, projectRoot };
+    const entry: OpenEntry = {
+      opened: opened.value,
+      running: false,
+      source: {
+        projectRoot,
+        toolKind,
+        contextWindow: () => lookupModel(session.modelId).contextWindow,
+        diffs: new EditDiffs(projectRoot),
+        outputs: new LiveOutputs(),
+      },
+    };
+    sessions.set(session.id, entry);
+    return entry;
   };
+  return (
+    acp
+      .agent({ name: "lathe" })
+      .onRequest(acp.methods.agent.initialize, ({ params }) => {
+        clientCapabilities = params.clientCapabilities;
+        const advice = deps.providerKeyAdvice();
+        return {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          agentCapabilities: {
+            loadSession: true,
+            promptCapabilities: { image: false, audio: false, embeddedContext: true },
+            mcpCapabilities: { http: true, sse: false },
+            sessionCapabilities: { list: {}, close: {} },
+          },
+          agentInfo: { name: "lathe", title: "Lathe", version: deps.version },
+          authMethods: advice
+            ? [{ id: "provider-key", name: "Set a provider key", description: advice }]
+            : [],
+        };
+      })
+      // Keys are read when a session opens: once the user has set one, the next session/new works.
+      .onRequest(acp.methods.agent.authenticate, () => ({}))
+      .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+        const { opened } = await open(params, client);
+        return {
+          sessionId: opened.session.id,
+          modes: modeState(opened.session.setup.mode),
+          configOptions: configOptions(opened.session),
+        };
+      })
+      .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+        // Loaded again over an open one: the open one ends first, so one run owns the session.
+        const already = sessions.get(params.sessionId);
+        if (already?.running) already.opened.session.cancel();
+        if (already) {
+          sessions.delete(params.sessionId);
+          await already.opened.close();
+        }
+        const { opened } = await open(params, client, params.sessionId);
+        // The replay goes out before the answer: the editor shows the conversation, then it is ready.
+        for (const update of historyUpdates(opened.session.messages, opened.projectRoot, opened.toolKind))
+          await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
+        return { modes: modeState(opened.session.setup.mode), configOptions: configOptions(opened.session) };
+      })
+      .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+        const entry = known(params.sessionId);
+        if (entry.running)
+          throw acp.RequestError.invalidRequest(
+            { sessionId: params.sessionId },
+            "A prompt is already running in this session.",
+          );
+        entry.running = true;
+        const { session } = entry.opened;
+        const unsubscribe = session.subscribe((event) => {
+          const update = liveUpdate(event, entry.source);
+          if (update)
+            void client.notify(acp.methods.client.session.update, { sessionId: session.id, update });
+        });
+        try {
+          const result = await session.send(promptText(params.prompt));
+          return { stopReason: stopReason(result) };
+        } finally {
+          unsubscribe();
+          entry.running = false;
+        }
+      })
+      .onRequest(acp.methods.agent.session.list, ({ params }) => ({
+        // Every session Lathe stored, whichever face started it: the web UI's and `lathe -p`'s too.
+        sessions: deps.listSessions(params.cwd ?? undefined).map((stored) => ({
+          sessionId: stored.id,
+          cwd: stored.projectRoot,
+          title: stored.title || null,
+          updatedAt: new Date(stored.updatedAt).toISOString(),
+        })),
+      }))
+      .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+        sessions.get(params.sessionId)?.opened.session.cancel();
+      })
+      .onRequest(acp.methods.agent.session.setMode, ({ params, client }) => {
+        const entry = known(params.sessionId);
+        const mode = modeSchema.safeParse(params.modeId);
+        if (!mode.success)
+          throw acp.RequestError.invalidParams({ modeId: params.modeId }, `No mode ${params.modeId}.`);
+        entry.opened.session.setMode(mode.data);
+        // Not awaited: the notification goes out after this answer, not in front of it.
+        void client.notify(acp.methods.client.session.update, {
+          sessionId: params.sessionId,
+          update: { sessionUpdate: "current_mode_update", currentModeId: mode.data },
+        });
+        return {};
+      })
+      .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
+        const entry = known(params.sessionId);
+        const { session } = entry.opened;
+        const value = String(params.value);
+        if (params.configId === "model") {
+          const made = entry.opened.modelFor(value);
+          if (!made.ok) throw acp.RequestError.invalidParams({ value }, made.message);
+          session.setModel(made.client);
+        } else if (params.configId === "approval_mode") {
+          const mode = approvalModeSchema.safeParse(value);
+          if (!mode.success) throw acp.RequestError.invalidParams({ value }, `No approval mode ${value}.`);
+          session.setApprovalMode(mode.data);
+        } else {
+          throw acp.RequestError.invalidParams(
+            { configId: params.configId },
+            `No option ${params.configId}.`,
+          );
+        }
+        return { configOptions: configOptions(session) };
+      })
+      .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+        const entry = known(params.sessionId);
+        sessions.delete(params.sessionId);
+        await entry.opened.close();
+        return {};
+      })
+  );
 }
 
-const approvalModeNames: Record<ApprovalMode, string> = {
-  manual: "Ask about everything",
-  ask_first: "Ask from medium risk",
-  auto_edit: "Edits without asking",
-  auto: "Ask only for critical",
-  yolo: "Never ask",
-};
-
-/** The session's settings an editor can change: its model and its approval mode. */
-function configOptions(session: AgentSession): acp.SessionConfigOption[] {
-  const current = session.modelId;
-  const provider = current.split(":")[0] ?? "";
-  // The catalog's models of the session's provider: one key and base URL serve them all.
-  const models = [
-    current,
-    ...[...shippedCatalog().keys()].filter((id) => id.startsWith(`${provider}:`) && id !== current),
-  ];
-  return [
-    {
-      id: "model",
-      name: "Model",
-      category: "model",
-      type: "select",
-      currentValue: current,
-      options: models.map((id) => ({ value: id, name: id })),
-    },
-    {
-      id: "approval_mode",
-      name: "Approval mode",
-      type: "select",
-      currentValue: session.setup.approvalMode,
-      options: approvalModeSchema.options.map((mode) => ({ value: mode, name: approvalModeNames[mode] })),
-    },
-  ];
+/** The protocol's error for a session that could not be opened. */
+function openingError(
+  failed: Extract<SessionOpening, { ok: false }>,
+  cwd: string,
+  resume: string | undefined,
+): acp.RequestError {
+  if (failed.reason === "auth") return acp.RequestError.authRequired({ cwd }, failed.message);
+  if (failed.reason === "not_found" && resume !== undefined) return acp.RequestError.sessionNotFound(resume);
+  return acp.RequestError.invalidParams({ cwd }, failed.message);
 }
 
-/** The text of a prompt: its text blocks, and embedded resources' text with their URI. */
-function promptText(blocks: acp.ContentBlock[]): string {
-  return blocks
-    .map((block) => {
-      if (block.type === "text") return block.text;
-      if (block.type === "resource" && "text" in block.resource)
-        return `${block.resource.uri}:\n${block.resource.text}`;
-      if (block.type === "resource_link") return block.uri;
-      return "";
-    })
-    .filter((text) => text !== "")
-    .join("\n\n");
-}
-
+/** How a run ended, as the prompt's answer; a run that failed is the prompt's error, with Lathe's message. */
 function stopReason(result: RunResult): acp.StopReason {
+  if (result.status === "failed") {
+    const error = result.error ?? { code: "E_LLM_ERROR", message: "The run failed." };
+    if (error.code === "E_LLM_AUTH") throw acp.RequestError.authRequired({ code: error.code }, error.message);
+    throw acp.RequestError.internalError({ code: error.code }, error.message);
+  }
   if (result.status === "cancelled") return "cancelled";
   if (result.status === "iteration_limit") return "max_turn_requests";
   return "end_turn";
-}
-
-/** The session update a Lathe event becomes, if any. */
-function sessionUpdate(
-  event: LatheEvent,
-  opened: OpenedSession,
-  diffs: EditDiffs,
-): acp.SessionUpdate | undefined {
-  switch (event.type) {
-    case "text_delta":
-      return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.delta } };
-    case "reasoning_delta":
-      return { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.delta } };
-    case "tool_call_ready":
-      diffs.noteCall(event.callId, opened.toolKind(event.name), event.arguments);
-      return {
-        sessionUpdate: "tool_call",
-        toolCallId: event.callId,
-        title: callTitle(event.name, event.arguments),
-        kind: opened.toolKind(event.name) ?? "other",
-        status: "pending",
-        rawInput: event.arguments,
-        locations: callLocations(event.arguments, opened.projectRoot),
-      };
-    case "tool_completed": {
-      const diff = diffs.diffOf(event.callId);
-      return {
-        sessionUpdate: "tool_call_update",
-        toolCallId: event.callId,
-        status: "completed",
-        content: [
-          ...(diff ? [diff] : []),
-          { type: "content", content: { type: "text", text: event.output } },
-        ],
-      };
-    }
-    case "tool_failed":
-    case "tool_blocked":
-      diffs.forget(event.callId);
-      return {
-        sessionUpdate: "tool_call_update",
-        toolCallId: event.callId,
-        status: "failed",
-        content: [{ type: "content", content: { type: "text", text: event.error.message } }],
-      };
-    case "tool_rejected":
-      diffs.forget(event.callId);
-      return { sessionUpdate: "tool_call_update", toolCallId: event.callId, status: "failed" };
-    case "todos":
-      return {
-        sessionUpdate: "plan",
-        // A cancelled todo is no longer part of the plan.
-        entries: event.todos.flatMap((todo) =>
-          todo.status === "cancelled"
-            ? []
-            : [{ content: todo.content, priority: "medium" as const, status: todo.status }],
-        ),
-      };
-    default:
-      return undefined;
-  }
-}
-
-/** What a call does, named by its file or its exact command rather than by the tool alone. */
-export function callTitle(name: string, args: unknown): string {
-  const fields = args !== null && typeof args === "object" ? (args as Record<string, unknown>) : {};
-  const text = (key: string) => (typeof fields[key] === "string" ? (fields[key] as string) : undefined);
-  const command = text("command");
-  if (command !== undefined) return command;
-  const target = text("path") ?? text("pattern") ?? text("query") ?? text("url");
-  return target === undefined ? name : `${name} ${target}`;
-}
-
-/** The file a call is about, with its line when it names one, for the editor to follow. */
-function callLocations(args: unknown, projectRoot: string): acp.ToolCallLocation[] {
-  const path = callPath(args, projectRoot);
-  if (path === undefined) return [];
-  const { offset } = args as { offset?: unknown };
-  return [typeof offset === "number" ? { path, line: offset } : { path }];
-}
-
-/** A call the policy asks about, put to the editor: allow once, or reject once. */
-async function askPermission(
-  client: acp.AgentContext,
-  sessionId: string,
-  request: ApprovalRequest,
-  signal: AbortSignal,
-): Promise<ApprovalAnswer> {
-  // A cancelled run withdraws its question; the call is then rejected, as any cancelled one.
-  const response = await client
-    .request(
-      acp.methods.client.session.requestPermission,
-      {
-        sessionId,
-        toolCall: {
-          toolCallId: request.callId,
-          title: callTitle(request.name, request.arguments),
-          rawInput: request.arguments,
-        },
-        // "Always" saves the rules the other faces save, and is offered only when there are some.
-        options: [
-          { optionId: "allow_once", name: "Allow", kind: "allow_once" },
-          ...(request.alwaysRules && request.alwaysRules.length > 0
-            ? [
-                {
-                  optionId: "allow_always",
-                  name: `Always allow (${request.alwaysRules.join(", ")})`,
-                  kind: "allow_always" as const,
-                },
-              ]
-            : []),
-          { optionId: "reject_once", name: "Reject", kind: "reject_once" },
-        ],
-      },
-      { cancellationSignal: signal, stopWaitingOnCancel: true },
-    )
-    .catch(() => undefined);
-  if (!response) return { decision: "reject" };
-  if (response.outcome.outcome !== "selected") return { decision: "reject" };
-  if (response.outcome.optionId === "allow_once") return { decision: "accept" };
-  if (response.outcome.optionId === "allow_always") return { decision: "accept", always: "project-local" };
-  return { decision: "reject" };
 }

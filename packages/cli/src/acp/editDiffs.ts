@@ -48,6 +48,27 @@ export function callPath(args: unknown, projectRoot: string): string | undefined
   return isAbsolute(path) ? path : join(projectRoot, path);
 }
 
+/**
+ * The change a call's arguments spell out, as diffs: each replacement of an edit (its old and new
+ * text), or a write's new text over the file as it is now. A call of another shape has none.
+ */
+export function proposedDiffs(args: unknown, projectRoot: string): acp.ToolCallContent[] {
+  const path = callPath(args, projectRoot);
+  if (path === undefined) return [];
+  const { old_string, new_string, edits, contents } = args as Record<string, unknown>;
+  if (typeof contents === "string") {
+    const oldText = projectText(projectRoot, path);
+    return oldText === undefined ? [] : [{ type: "diff", path, oldText, newText: contents }];
+  }
+  const pairs: unknown[] = Array.isArray(edits) ? edits : [{ old_string, new_string }];
+  return pairs.flatMap((pair): acp.ToolCallContent[] => {
+    const { old_string: oldText, new_string: newText } = (pair ?? {}) as Record<string, unknown>;
+    return typeof oldText === "string" && typeof newText === "string"
+      ? [{ type: "diff", path, oldText, newText }]
+      : [];
+  });
+}
+
 /** A project file's text; null when it is absent; undefined when it is not one to show. */
 function projectText(projectRoot: string, path: string): string | null | undefined {
   let real: string;

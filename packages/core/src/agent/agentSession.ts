@@ -181,6 +181,7 @@ export class AgentSession {
         memories: options.memories,
         redact: this.redact,
         passEnvironment: options.passEnvironment,
+        editorBuffers: options.editorBuffers,
       },
     });
     this.host = this.makeRunHost();

@@ -40,9 +40,16 @@ export class ApprovalGrants {
     return derived.ok ? derived.rules : undefined;
   }
 
-  /** Remembers an "always" answer: the very rules the request showed, saved at the scope the user chose. */
-  async grantAlways(rules: readonly string[], scope: ApprovalScope): Promise<void> {
-    const locations = this.locations();
+  /**
+   * Remembers an "always" answer: the very rules the request showed, saved at the scope the user
+   * chose, as allow rules, or as deny rules when the answer was "reject always".
+   */
+  async grantAlways(
+    rules: readonly string[],
+    scope: ApprovalScope,
+    behavior: "allow" | "deny",
+  ): Promise<void> {
+    const locations = { ...this.locations(), behavior };
     for (const text of rules) {
       const saved =
         scope === "project-local"
@@ -50,7 +57,8 @@ export class ApprovalGrants {
           : await saveRule(text, scope, locations);
       if (!saved.ok) continue;
       this.sessionRules.push(saved.rule);
-      this.options.storage.write((store) => store.addGrantedRule(this.options.sessionId, text, scope));
+      if (behavior === "allow")
+        this.options.storage.write((store) => store.addGrantedRule(this.options.sessionId, text, scope));
     }
   }
 

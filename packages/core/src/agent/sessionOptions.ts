@@ -7,6 +7,7 @@ import type { PermissionRule } from "../policy/policyTypes.js";
 import type { SandboxSettings } from "../policy/sandbox/sandboxTypes.js";
 import type { MemoryBook } from "../store/memoryRecords.js";
 import type { SessionStore } from "../store/sessionStore.js";
+import type { EditorBuffers } from "../tools/editorBuffers.js";
 import type { OutputLimits } from "../tools/tool.js";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/toolApproval.js";
 import type { ToolRegistry } from "../tools/toolRegistry.js";
@@ -66,4 +67,6 @@ export interface AgentSessionOptions {
   redact?: (text: string) => string;
   /** Variables shell commands keep although they look secret (`shell.passEnvironment`). */
   passEnvironment?: readonly string[];
+  /** The editor's open buffers, read by the file tools instead of the disk (`lathe acp`). */
+  editorBuffers?: EditorBuffers;
 }

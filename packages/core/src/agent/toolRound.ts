@@ -69,7 +69,7 @@ export class ToolRound {
       secrets: parts.secrets,
       rules: () => parts.grants.rules(),
       alwaysRules: (tool, args) => parts.grants.alwaysRules(tool, args),
-      grantAlways: (granted, scope) => parts.grants.grantAlways(granted, scope),
+      grantAlways: (granted, scope, behavior) => parts.grants.grantAlways(granted, scope, behavior),
       approvalTimeoutMs: parts.approvalTimeoutMs,
       requestApproval: parts.requestApproval,
       context: { ...parts.toolContext, sandbox, rules: parts.context.ruleCatalog },

@@ -4,6 +4,7 @@ import type { TodoList } from "../planning/todoList.js";
 import type { Assessment } from "../policy/policyTypes.js";
 import type { SandboxContext } from "../policy/sandbox/sandboxTypes.js";
 import type { MemoryBook } from "../store/memoryRecords.js";
+import type { EditorBuffers } from "./editorBuffers.js";
 import type { FileReadLedger } from "./fileReadLedger.js";
 import type { LintBaseline } from "./lints/lintBaseline.js";
 import type { BackgroundTerminals } from "./terminals/backgroundTerminals.js";
@@ -76,6 +77,8 @@ export interface ToolContext {
   redact?: (text: string) => string;
   /** Variables shell commands keep although they look secret (`shell.passEnvironment`). */
   passEnvironment?: readonly string[];
+  /** The editor the session serves, when it shares its open buffers (over ACP). */
+  editorBuffers?: EditorBuffers;
 }
 
 export type ToolResult =

@@ -16,7 +16,7 @@ export type ApprovalScope = "session" | "project-local" | "user";
 
 export type ApprovalAnswer =
   | { decision: "accept"; always?: ApprovalScope }
-  | { decision: "reject"; message?: string };
+  | { decision: "reject"; message?: string; always?: ApprovalScope };
 
 /** What asking needs of the run: the face's answerer, the clock, events and the run's state. */
 export interface ApprovalChannel {

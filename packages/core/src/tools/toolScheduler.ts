@@ -42,8 +42,8 @@ export interface SchedulerServices {
   requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
   /** The rules an "always" answer to this call would save; undefined when none can be. */
   alwaysRules(tool: AnyTool, args: unknown): string[] | undefined;
-  /** Remembers an "always" answer: the rules its request showed, at the chosen scope. */
-  grantAlways(rules: readonly string[], scope: ApprovalScope): Promise<void>;
+  /** Remembers an "always" answer: the rules its request showed, at the chosen scope, allowed or denied. */
+  grantAlways(rules: readonly string[], scope: ApprovalScope, behavior: "allow" | "deny"): Promise<void>;
   /** An unanswered approval counts as rejected after this long (SPEC §5: 5 minutes). */
   approvalTimeoutMs: number;
   /** Everything of the tool context that depends neither on the call nor on the run. */
@@ -265,13 +265,16 @@ async function approve(
   );
   if (answer === "cancelled") return cancelledResult(call, deps);
   if (answer.decision === "reject") {
+    if (answer.always && request.alwaysRules)
+      await deps.grantAlways(request.alwaysRules, answer.always, "deny");
     const message = answer.message ?? "The user rejected this call.";
     setCallState(call, "rejected", deps);
     deps.emit({ type: "tool_rejected", callId: call.callId, name: call.name, message });
     const error = errorInfo("E_USER_REJECTED", message);
     return resultPart(call, "rejected", formatError(error), error);
   }
-  if (answer.always && request.alwaysRules) await deps.grantAlways(request.alwaysRules, answer.always);
+  if (answer.always && request.alwaysRules)
+    await deps.grantAlways(request.alwaysRules, answer.always, "allow");
   if (current.needsNetwork) deps.sandbox?.grantNetwork(call.callId);
   setCallState(call, "scheduled", deps);
   return undefined;

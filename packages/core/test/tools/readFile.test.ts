@@ -176,3 +176,55 @@ describe("read_file", () => {
     expect(await bed.ledger.checkFresh(absolute)).toBe("fresh");
   });
 });
+
+describe("read_file in an editor that shares its buffers", () => {
+  /** An editor holding `text` for every file it is asked about, which records the questions. */
+  const editor = (text: string | undefined) => {
+    const asked: string[] = [];
+    return {
+      asked,
+      buffers: {
+        async read(absPath: string) {
+          asked.push(absPath);
+          return text;
+        },
+      },
+    };
+  };
+
+  it("shows the editor's unsaved text, says so, and notes the disk's state for later writes", async () => {
+    const file = write("a.txt", "alpha\nbeta\n");
+    const { asked, buffers } = editor("alpha\nBETA typed\ngamma\n");
+    const context = bed.context({ editorBuffers: buffers });
+    const result = await readFileTool.execute({ path: "a.txt", offset: 2 }, context);
+    expect(outputOf(result)).toBe(
+      [
+        "     2|BETA typed",
+        "     3|gamma",
+        "[Lines 2-3 of 3; end of file.]",
+        "[This is a.txt as open in the editor, with changes not saved to disk yet.]",
+      ].join("\n"),
+    );
+    expect(asked).toEqual([file]);
+    expect(await context.fileReads.checkFresh(file)).toBe("fresh");
+  });
+
+  it("shows the disk's text, without a note, when the editor has the same or nothing", async () => {
+    write("a.txt", "alpha\n");
+    for (const text of ["alpha\n", undefined]) {
+      const { buffers } = editor(text);
+      const result = await readFileTool.execute({ path: "a.txt" }, bed.context({ editorBuffers: buffers }));
+      expect(outputOf(result)).toBe("     1|alpha");
+    }
+  });
+
+  it("does not ask the editor about a path the guard refuses", async () => {
+    const { asked, buffers } = editor("secret");
+    const result = await readFileTool.execute(
+      { path: "../outside.txt" },
+      bed.context({ editorBuffers: buffers }),
+    );
+    expect(errorOf(result).code).toBe("E_PATH_TRAVERSAL");
+    expect(asked).toEqual([]);
+  });
+});

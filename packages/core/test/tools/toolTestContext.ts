@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { EditorBuffers } from "../../src/tools/editorBuffers.js";
 import { FileReadLedger } from "../../src/tools/fileReadLedger.js";
 import { BackgroundTerminals } from "../../src/tools/terminals/backgroundTerminals.js";
 import {
@@ -32,7 +33,12 @@ export interface ToolTestBed {
   write(relative: string, contents: string): void;
   /** Makes the project a strict TypeScript project checked by the repository's own compiler. */
   typescriptProject(): void;
-  context(overrides?: { signal?: AbortSignal; outputLimits?: OutputLimits; callId?: string }): ToolContext;
+  context(overrides?: {
+    signal?: AbortSignal;
+    outputLimits?: OutputLimits;
+    callId?: string;
+    editorBuffers?: EditorBuffers;
+  }): ToolContext;
   cleanup(): void;
 }
 
@@ -75,6 +81,7 @@ export function createToolTestBed(): ToolTestBed {
       fileReads: ledger,
       terminals,
       outputLimits: overrides.outputLimits ?? defaultOutputLimits,
+      editorBuffers: overrides.editorBuffers,
     }),
     cleanup: () => {
       // The first signals go out at once; the directories can go while the processes end.

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import type { FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 
 export interface WindowLine {
@@ -19,6 +18,20 @@ export interface LineWindow {
   bytesRead: number;
 }
 
+/** Where the bytes come from: an open file, or text an editor holds (`bytesSource`). */
+export interface ByteSource {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+}
+
+/** Bytes in memory, read like a file. */
+export function bytesSource(bytes: Buffer): ByteSource {
+  return {
+    async read(buffer, offset, length, position) {
+      return { bytesRead: bytes.copy(buffer, offset, position, Math.min(bytes.length, position + length)) };
+    },
+  };
+}
+
 const chunkBytes = 64 * 1024;
 /** UTF-8 needs at most 4 bytes per character. */
 const maxBytesPerChar = 4;
@@ -29,7 +42,7 @@ const maxBytesPerChar = 4;
  * cover all of it.
  */
 export async function readLineWindow(
-  handle: FileHandle,
+  handle: ByteSource,
   from: number,
   count: number,
   maxLineChars: number,

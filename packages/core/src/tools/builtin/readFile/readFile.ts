@@ -10,7 +10,7 @@ import { builtinToolSchema } from "../../inputSchemas.js";
 import { missingFileError } from "../../missingFile.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
-import { readLineWindow, type WindowLine } from "./lineWindow.js";
+import { bytesSource, type LineWindow, readLineWindow, type WindowLine } from "./lineWindow.js";
 
 const defaultLineLimit = 2000;
 const maxLineChars = 2000;
@@ -62,6 +62,8 @@ async function readFile(args: ReadFileArgs, ctx: ToolContext): Promise<ToolResul
     return { ok: false, error: errorInfo("E_BINARY_FILE", message) };
   }
 
+  // Asked first: the editor answers while the disk is read, and its text wins where they differ.
+  const buffered = ctx.editorBuffers?.read(absPath, ctx.signal).catch(() => undefined);
   const handle = await open(absPath, "r");
   try {
     const before = await handle.stat();
@@ -73,9 +75,13 @@ async function readFile(args: ReadFileArgs, ctx: ToolContext): Promise<ToolResul
     }
 
     const from = args.offset ?? 1;
-    const window = await readLineWindow(handle, from, args.limit ?? defaultLineLimit, maxLineChars);
-    // The size actually read, so a file that grew while being read counts as changed later.
-    ctx.fileReads.noteRead(absPath, { mtimeMs: before.mtimeMs, size: window.bytesRead, hash: window.hash });
+    const limit = args.limit ?? defaultLineLimit;
+    const onDisk = await readLineWindow(handle, from, limit, maxLineChars);
+    // The size actually read, so a file that grew while being read counts as changed later. The
+    // disk's state is noted even when the editor's is shown: writes go to the disk.
+    ctx.fileReads.noteRead(absPath, { mtimeMs: before.mtimeMs, size: onDisk.bytesRead, hash: onDisk.hash });
+    const window = (await unsavedWindow(await buffered, onDisk, from, limit)) ?? onDisk;
+    const unsaved = window !== onDisk;
 
     if (window.totalLines === 0)
       return { ok: true, output: `[${displayPath} is empty.]`, metadata: { lines: 0 } };
@@ -83,10 +89,29 @@ async function readFile(args: ReadFileArgs, ctx: ToolContext): Promise<ToolResul
       const message = `offset ${from} is past the end of ${displayPath}, which has ${window.totalLines} lines.`;
       return { ok: false, error: errorInfo("E_INVALID_ARGS", message) };
     }
-    return { ok: true, ...formatWindow(window.lines, from, window.totalLines, ctx) };
+    const shown = formatWindow(window.lines, from, window.totalLines, ctx);
+    if (!unsaved) return { ok: true, ...shown };
+    return {
+      ok: true,
+      output: `${shown.output}\n[This is ${displayPath} as open in the editor, with changes not saved to disk yet.]`,
+      metadata: { ...shown.metadata, unsaved: true },
+    };
   } finally {
     await handle.close();
   }
+}
+
+/** The editor's text of the file when it differs from the disk's, as a window like the disk's. */
+async function unsavedWindow(
+  text: string | undefined,
+  onDisk: LineWindow,
+  from: number,
+  limit: number,
+): Promise<LineWindow | undefined> {
+  if (text === undefined) return undefined;
+  const bytes = Buffer.from(text, "utf8");
+  const window = await readLineWindow(bytesSource(bytes), from, limit, maxLineChars);
+  return window.hash === onDisk.hash ? undefined : window;
 }
 
 /**

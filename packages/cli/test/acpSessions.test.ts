@@ -1,0 +1,303 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Readable, Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import * as acp from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  answerText,
+  closeAgents,
+  initializeParams,
+  inProcessAgent,
+  promptOnce,
+  recordingClient,
+} from "./acpHarness.js";
+import { makeWorkspace } from "./latheProcess.js";
+
+afterEach(closeAgents);
+
+/** The MCP server the hub's own tests use: a real stdio server built with the MCP SDK. */
+const stdioServer = fileURLToPath(new URL("../../core/test/mcp/stdioTestServer.mjs", import.meta.url));
+
+/** What the scripted model was sent: each request's messages and the names of the tools offered. */
+function sentRequests(fake: { requests: { body: unknown }[] }) {
+  return fake.requests.map((request) => {
+    const body = request.body as { messages: unknown[]; tools?: { function: { name: string } }[] };
+    return {
+      messages: JSON.stringify(body.messages),
+      tools: (body.tools ?? []).map((tool) => tool.function.name),
+    };
+  });
+}
+
+describe("session/load", () => {
+  it("replays a stored conversation, then goes on with it and can be cancelled", async () => {
+    const edit = {
+      name: "edit_file",
+      arguments: { path: "README.md", old_string: "# A project", new_string: "# The project" },
+    };
+    const read = { name: "read_file", arguments: { path: "README.md" } };
+    const first = await inProcessAgent([
+      { tool_calls: [read] },
+      { tool_calls: [edit] },
+      { text: "Renamed it." },
+    ]);
+    const before = recordingClient();
+    const sessionId = await before.client.connectWith(first.agent, (ctx) =>
+      promptOnce(ctx, first.ws.root, "Rename the project"),
+    );
+
+    // A new agent over the same home, as after the editor restarted.
+    const second = await inProcessAgent(
+      [{ text: "Still here." }, { text: "slow ".repeat(400), chunk_delay_ms: 20 }],
+      {
+        ws: first.ws,
+      },
+    );
+    const after = recordingClient();
+    await after.client.connectWith(second.agent, async (ctx) => {
+      const init = await ctx.request(acp.methods.agent.initialize, initializeParams);
+      expect(init.agentCapabilities?.loadSession).toBe(true);
+      const loaded = await ctx.request(acp.methods.agent.session.load, {
+        sessionId,
+        cwd: first.ws.root,
+        mcpServers: [],
+      });
+      expect(loaded?.modes?.currentModeId).toBe("agent");
+      // Every update of the replay arrived before the answer.
+      expect(after.updates.map((update) => update.sessionUpdate)).toEqual([
+        "user_message_chunk",
+        "tool_call",
+        "tool_call",
+        "agent_message_chunk",
+      ]);
+      expect(after.updates[0]).toMatchObject({ content: { type: "text", text: "Rename the project" } });
+      expect(after.updates[1]).toMatchObject({
+        title: "read_file README.md",
+        kind: "read",
+        status: "completed",
+      });
+      expect(after.updates[2]).toMatchObject({
+        title: "edit_file README.md",
+        kind: "edit",
+        status: "completed",
+        locations: [{ path: join(first.ws.root, "README.md") }],
+        content: [
+          {
+            type: "diff",
+            path: join(first.ws.root, "README.md"),
+            oldText: "# A project",
+            newText: "# The project",
+          },
+          { type: "content", content: { type: "text" } },
+        ],
+      });
+      expect(answerText(after.updates)).toBe("Renamed it.");
+
+      const next = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Are you there?" }],
+      });
+      expect(next.stopReason).toBe("end_turn");
+      const slow = ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Talk slowly" }],
+      });
+      while (!answerText(after.updates).includes("slow"))
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+      expect((await slow).stopReason).toBe("cancelled");
+    });
+    // The loaded session went on from the stored conversation.
+    const [resumed] = sentRequests(second.fake);
+    expect(resumed?.messages).toContain("Rename the project");
+    expect(resumed?.messages).toContain("Renamed it.");
+    expect(resumed?.messages).toContain("Are you there?");
+  });
+
+  it("answers the load of a session that is not stored with the protocol's error", async () => {
+    const { agent, ws } = await inProcessAgent([]);
+    const { client } = recordingClient();
+    await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      await expect(
+        ctx.request(acp.methods.agent.session.load, {
+          sessionId: "no-such-session",
+          cwd: ws.root,
+          mcpServers: [],
+        }),
+      ).rejects.toMatchObject({ code: -32002, data: { sessionId: "no-such-session" } });
+    });
+  });
+});
+
+describe("permissions", () => {
+  it("saves a deny rule on reject always: the same call is refused next time without a question", async () => {
+    const write = { name: "write_file", arguments: { path: "notes.md", contents: "hi\n" } };
+    const { agent, ws } = await inProcessAgent(
+      [{ tool_calls: [write] }, { tool_calls: [write] }, { text: "Gave up." }],
+      {
+        flags: ["--approval-mode", "manual"],
+      },
+    );
+    const { client, asked, updates } = recordingClient("reject_always");
+    await client.connectWith(agent, (ctx) => promptOnce(ctx, ws.root, "Write notes"));
+    expect(asked).toHaveLength(1);
+    const settings = JSON.parse(readFileSync(join(ws.root, ".lathe/settings.local.json"), "utf8"));
+    expect(settings.permissions.deny).toEqual(
+      asked[0]?.options
+        .at(-1)
+        ?.name.match(/\((.*)\)/)
+        ?.slice(1),
+    );
+    expect(
+      updates.filter((update) => update.sessionUpdate === "tool_call_update" && update.status === "failed"),
+    ).toHaveLength(2);
+    expect(() => readFileSync(join(ws.root, "notes.md"))).toThrow();
+  });
+});
+
+describe("what the editor brings", () => {
+  it("reads a file through the editor, so the model sees its unsaved changes", async () => {
+    const read = { name: "read_file", arguments: { path: "README.md" } };
+    const outside = { name: "read_file", arguments: { path: "../elsewhere.md" } };
+    const { agent, ws, fake } = await inProcessAgent([{ tool_calls: [read, outside] }, { text: "Read it." }]);
+    const asked: string[] = [];
+    const client = acp
+      .client({ name: "test-editor" })
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+        asked.push(params.path);
+        return { content: "# A project\nTyped but not saved\n" };
+      });
+    await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, {
+        ...initializeParams,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: false } },
+      });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [],
+      });
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Read" }],
+      });
+    });
+    // Only the path the guard let through was put to the editor.
+    expect(asked).toEqual([join(ws.root, "README.md")]);
+    const results = sentRequests(fake)[1]?.messages ?? "";
+    expect(results).toContain("Typed but not saved");
+    expect(results).toContain("as open in the editor, with changes not saved to disk yet");
+    expect(results).toContain("E_PATH_TRAVERSAL");
+    expect(readFileSync(join(ws.root, "README.md"), "utf8")).toBe("# A project\n");
+  });
+
+  it("reads the disk when the editor's text is the same", async () => {
+    const { agent, ws, fake } = await inProcessAgent([
+      { tool_calls: [{ name: "read_file", arguments: { path: "README.md" } }] },
+      { text: "Read it." },
+    ]);
+    const client = acp
+      .client({ name: "test-editor" })
+      .onRequest(acp.methods.client.fs.readTextFile, () => ({ content: "# A project\n" }));
+    await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, {
+        ...initializeParams,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: false } },
+      });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [],
+      });
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Read" }],
+      });
+    });
+    expect(sentRequests(fake)[1]?.messages).not.toContain("not saved to disk");
+  });
+
+  it("offers the tools of an MCP server the editor passes, and runs them once allowed", async () => {
+    const { agent, ws, fake } = await inProcessAgent([
+      { tool_calls: [{ name: "mcp__editor_demo__echo", arguments: { text: "hello", times: 2 } }] },
+      { text: "Echoed." },
+    ]);
+    const { client, asked } = recordingClient("allow_once");
+    await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [{ name: "editor_demo", command: process.execPath, args: [stdioServer], env: [] }],
+      });
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Echo" }],
+      });
+    });
+    const [first, second] = sentRequests(fake);
+    expect(first?.tools).toContain("mcp__editor_demo__echo");
+    expect(asked.map((request) => request.toolCall.title)).toEqual(["mcp__editor_demo__echo"]);
+    expect(second?.messages).toContain("hello hello");
+  });
+});
+
+describe("what the editor is told", () => {
+  it("streams a command's output while it runs, and the usage once the answer is in", async () => {
+    const { agent, ws } = await inProcessAgent(
+      [
+        { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "echo streamed" } }] },
+        { text: "Ran it.", usage: { prompt_tokens: 1200, completion_tokens: 30 } },
+      ],
+      { flags: ["--approval-mode", "yolo"] },
+    );
+    const { client, updates } = recordingClient();
+    await client.connectWith(agent, (ctx) => promptOnce(ctx, ws.root, "Run it"));
+    const call = updates.filter((update) => update.sessionUpdate === "tool_call_update");
+    expect(call.map((update) => update.status ?? "streamed")).toEqual([
+      "in_progress",
+      "streamed",
+      "completed",
+    ]);
+    expect(call[1]).toMatchObject({
+      content: [{ type: "content", content: { type: "text", text: "streamed\n" } }],
+    });
+    expect(updates.filter((update) => update.sessionUpdate === "usage_update").at(-1)).toMatchObject({
+      used: 1230,
+      size: 1047576,
+    });
+  });
+});
+
+describe("without a provider", () => {
+  it("says how to set a key at initialize, and answers session/new with auth_required", async () => {
+    const ws = await makeWorkspace({});
+    const lathe = fileURLToPath(new URL("../bin/lathe", import.meta.url));
+    // No key and no model anywhere: the home is empty and the environment has none.
+    const child = spawn(lathe, ["acp"], {
+      env: { HOME: ws.home, LATHE_HOME: ws.home, PATH: process.env.PATH },
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    const stream = acp.ndJsonStream(
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+    );
+    const { client } = recordingClient();
+    await client.connectWith(stream, async (ctx) => {
+      const init = await ctx.request(acp.methods.agent.initialize, initializeParams);
+      expect(init.authMethods).toEqual([
+        expect.objectContaining({
+          id: "provider-key",
+          description: expect.stringContaining("OPENAI_API_KEY"),
+        }),
+      ]);
+      await expect(
+        ctx.request(acp.methods.agent.session.new, { cwd: ws.root, mcpServers: [] }),
+      ).rejects.toMatchObject({
+        code: -32000,
+      });
+    });
+    child.stdin.end();
+    expect(await new Promise((resolve) => child.on("close", resolve))).toBe(0);
+  });
+});
