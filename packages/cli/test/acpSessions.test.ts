@@ -218,6 +218,40 @@ describe("what the editor brings", () => {
     expect(sentRequests(fake)[1]?.messages).not.toContain("not saved to disk");
   });
 
+  it("writes through the editor, which gets the path and the text, and the disk holds them", async () => {
+    const { agent, ws } = await inProcessAgent(
+      [
+        { tool_calls: [{ name: "write_file", arguments: { path: "notes.md", contents: "hi\n" } }] },
+        { text: "Done." },
+      ],
+      { flags: ["--approval-mode", "yolo"] },
+    );
+    const written: { path: string; content: string }[] = [];
+    const client = acp
+      .client({ name: "test-editor" })
+      .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+        written.push({ path: params.path, content: params.content });
+        return {};
+      });
+    await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, {
+        ...initializeParams,
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: true } },
+      });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [],
+      });
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Write" }],
+      });
+    });
+    expect(written).toEqual([{ path: join(ws.root, "notes.md"), content: "hi\n" }]);
+    // This editor kept the text in its buffer only: Lathe saved it.
+    expect(readFileSync(join(ws.root, "notes.md"), "utf8")).toBe("hi\n");
+  });
+
   it("offers the tools of an MCP server the editor passes, and runs them once allowed", async () => {
     const { agent, ws, fake } = await inProcessAgent([
       { tool_calls: [{ name: "mcp__editor_demo__echo", arguments: { text: "hello", times: 2 } }] },

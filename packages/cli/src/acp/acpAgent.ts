@@ -89,13 +89,13 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
   ): Promise<OpenEntry> => {
     // Approvals and reads come only with a prompt, after this returns: the session is known by then.
     let asked = { sessionId: resume ?? "", projectRoot: params.cwd };
+    const fs = clientCapabilities?.fs;
     const opened = await deps.openSession({
       cwd: params.cwd,
       resume,
       mcpServers: clientMcpServers(params.mcpServers, params.cwd),
-      editorBuffers: clientCapabilities?.fs?.readTextFile
-        ? clientBuffers(client, () => asked.sessionId)
-        : undefined,
+      editorBuffers:
+        fs?.readTextFile || fs?.writeTextFile ? clientBuffers(client, () => asked.sessionId, fs) : undefined,
       requestApproval: (request, signal) => askPermission(client, asked, request, signal),
     });
     if (!opened.ok) throw openingError(opened, params.cwd, resume);

@@ -1,10 +1,10 @@
 import type { Stats } from "node:fs";
 import { type ErrorCode, errorInfo, type LatheErrorInfo } from "@lathe/protocol";
-import { writeProjectFile } from "../../fileSystem/projectFiles.js";
 import { statIfExists } from "../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../policy/pathGuard.js";
 import { type FileReadLedger, sha256Hex } from "../fileReadLedger.js";
 import { missingFileMessage } from "../missingFile.js";
+import { writeProjectText } from "../projectTextWrite.js";
 import { staleFileError } from "../staleFileCheck.js";
 import type { ToolContext } from "../tool.js";
 import { binaryNameError, readStrictText } from "./strictTextFile.js";
@@ -54,7 +54,16 @@ export async function loadEditTarget(
   // Checked after the contents: asking to read first a file that can never be edited goes in circles.
   const stale = await staleFileError(ctx.fileReads, absPath, displayPath, "edit");
   if (stale !== undefined) return { ok: false, error: stale };
-  return { ok: true, absPath, displayPath, content: file.text };
+  return { ok: true, absPath, displayPath, content: (await editorText(absPath, ctx)) ?? file.text };
+}
+
+/**
+ * The editor's text of a file, when the editor also takes the write: the edit is made to what the
+ * user sees, so their unsaved typing is kept rather than overwritten by the disk's older text.
+ */
+async function editorText(absPath: string, ctx: ToolContext): Promise<string | undefined> {
+  if (!ctx.editorBuffers?.write) return undefined;
+  return ctx.editorBuffers.read(absPath, ctx.signal).catch(() => undefined);
 }
 
 /** The error for editing a file that does not exist. */
@@ -64,18 +73,18 @@ export async function missingTarget(absPath: string, displayPath: string): Promi
 }
 
 /**
- * Writes atomically inside the project (mode kept, parents created) and notes the write, so the
- * next edit needs no read. An error when the path no longer leads inside the project.
+ * Writes atomically inside the project (mode kept, parents created; through the editor too, when
+ * it takes writes) and notes the write, so the next edit needs no read. An error when the path no
+ * longer leads inside the project.
  */
 export async function saveEditedFile(
   absPath: string,
   content: string,
   ctx: ToolContext,
 ): Promise<LatheErrorInfo | undefined> {
-  const bytes = Buffer.from(content, "utf8");
-  const saved = await writeProjectFile(ctx.projectRoot, absPath, bytes);
+  const saved = await writeProjectText(ctx, absPath, content);
   if (!saved.ok) return saved.error;
-  noteWrittenFile(ctx.fileReads, absPath, saved.value, bytes);
+  noteWrittenFile(ctx.fileReads, absPath, saved.value, Buffer.from(content, "utf8"));
   return undefined;
 }
 

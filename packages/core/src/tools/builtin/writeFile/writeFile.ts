@@ -3,12 +3,13 @@ import { readFile, stat } from "node:fs/promises";
 import { errorInfo } from "@lathe/protocol";
 import { z } from "zod";
 import { assetUrl } from "../../../assetPath.js";
-import { writeProjectFile } from "../../../fileSystem/projectFiles.js";
+
 import { statIfExists } from "../../../fileSystem/statIfExists.js";
 import { resolveProjectPath } from "../../../policy/pathGuard.js";
 import { noteWrittenFile } from "../../editEngine/index.js";
 import { builtinToolSchema } from "../../inputSchemas.js";
 import { withLintNote } from "../../lintNote.js";
+import { writeProjectText } from "../../projectTextWrite.js";
 import { staleFileError } from "../../staleFileCheck.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../tool.js";
 import { toolPrompt } from "../../toolPrompt.js";
@@ -58,7 +59,7 @@ async function writeFile(args: WriteFileArgs, ctx: ToolContext): Promise<ToolRes
   if (unchanged) {
     written = await stat(absPath);
   } else {
-    const saved = await writeProjectFile(ctx.projectRoot, absPath, bytes);
+    const saved = await writeProjectText(ctx, absPath, args.contents);
     if (!saved.ok) return { ok: false, error: saved.error };
     written = saved.value;
   }
