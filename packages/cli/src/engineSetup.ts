@@ -9,6 +9,7 @@ import {
   type EditorBuffers,
   knownSecrets,
   LiveCodeIndex,
+  loadCustomCommands,
   loadHooks,
   loadRuleLayers,
   type McpServerConfig,
@@ -167,6 +168,12 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     background: true,
     extraServers: inputs.extraMcpServers,
   });
+  const commands = await loadCustomCommands({
+    projectRoot: projectRoot.path,
+    latheHome: inputs.latheHome,
+    projectCommands: trusted,
+  });
+  for (const problem of commands.errors) inputs.warn?.(`commands: ${problem.file}: ${problem.message}`);
   const persistence = await opening;
   if (!persistence.ok) {
     await tools.close();
@@ -211,6 +218,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     hooks: hooks.hooks,
     rules: layers.rules,
     subagents: { projectAgents: trusted },
+    commands: commands.commands,
     secrets,
     redact: persistence.value.redact,
     passEnvironment: settings.shell?.passEnvironment,

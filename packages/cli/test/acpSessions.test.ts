@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
@@ -66,19 +66,20 @@ describe("session/load", () => {
       });
       expect(loaded?.modes?.currentModeId).toBe("agent");
       // Every update of the replay arrived before the answer.
-      expect(after.updates.map((update) => update.sessionUpdate)).toEqual([
+      const replayed = after.updates.filter((update) => update.sessionUpdate !== "available_commands_update");
+      expect(replayed.map((update) => update.sessionUpdate)).toEqual([
         "user_message_chunk",
         "tool_call",
         "tool_call",
         "agent_message_chunk",
       ]);
-      expect(after.updates[0]).toMatchObject({ content: { type: "text", text: "Rename the project" } });
+      expect(replayed[0]).toMatchObject({ content: { type: "text", text: "Rename the project" } });
       expect(after.updates[1]).toMatchObject({
         title: "read_file README.md",
         kind: "read",
         status: "completed",
       });
-      expect(after.updates[2]).toMatchObject({
+      expect(replayed[2]).toMatchObject({
         title: "edit_file README.md",
         kind: "edit",
         status: "completed",
@@ -277,6 +278,45 @@ describe("what the editor brings", () => {
 });
 
 describe("what the editor is told", () => {
+  it("lists the slash commands, custom ones included, and fills a custom one in", async () => {
+    const ws = await makeWorkspace({ "README.md": "# A project\n" });
+    mkdirSync(join(ws.home, "commands"));
+    writeFileSync(
+      join(ws.home, "commands", "explain.md"),
+      "---\ndescription: Explain a file\nargument-hint: <file>\n---\nExplain $ARGUMENTS to a newcomer.\n",
+    );
+    const { agent, fake } = await inProcessAgent([{ text: "It is a readme." }], { ws });
+    const { client, updates } = recordingClient();
+    await client.connectWith(agent, (ctx) => promptOnce(ctx, ws.root, "/explain README.md"));
+    expect(updates.find((update) => update.sessionUpdate === "available_commands_update")).toEqual({
+      sessionUpdate: "available_commands_update",
+      availableCommands: [
+        expect.objectContaining({ name: "compact" }),
+        { name: "explain", description: "Explain a file", input: { hint: "<file>" } },
+      ],
+    });
+    expect(sentRequests(fake)[0]?.messages).toContain("Explain README.md to a newcomer.");
+  });
+
+  it("runs /compact itself, without a model request for the prompt", async () => {
+    const { agent, ws, fake } = await inProcessAgent([]);
+    const { client } = recordingClient();
+    await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [],
+      });
+      const done = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "/compact" }],
+      });
+      expect(done.stopReason).toBe("end_turn");
+    });
+    // Nothing to compact yet: nothing is sent at all.
+    expect(fake.requests).toEqual([]);
+  });
+
   it("streams a command's output while it runs, and the usage once the answer is in", async () => {
     const { agent, ws } = await inProcessAgent(
       [

@@ -17,6 +17,7 @@ export {
 } from "./agent/subagents/agentDefinitions.js";
 export * from "./checkpoint/index.js";
 export * from "./codeIntel/index.js";
+export * from "./context/commands/index.js";
 export * from "./context/compaction/index.js";
 export * from "./context/dynamic/index.js";
 export * from "./context/loopDetection/index.js";

@@ -316,7 +316,7 @@ export const trustReplySchema = z.object({
     z.object({
       /** Relative to the project root. */
       path: z.string(),
-      kind: z.enum(["hooks", "mcp", "settings", "agent"]),
+      kind: z.enum(["hooks", "mcp", "settings", "agent", "command"]),
       /** What it would run or grant, one line each: `SessionStart hook runs: …`, `allows …`. */
       effects: z.array(z.string()),
     }),

@@ -18,9 +18,10 @@ import { clientBuffers } from "./editorBuffers.js";
 import { historyUpdates } from "./historyReplay.js";
 import { LiveOutputs } from "./liveOutputs.js";
 import { liveUpdate, type UpdateSource } from "./liveUpdates.js";
-import { askPermission } from "./permissionRequests.js";
+import { type AskedIn, askPermission } from "./permissionRequests.js";
 import { promptText } from "./promptContent.js";
 import { configOptions, modeState } from "./sessionSettings.js";
+import { availableCommands, compactCommand } from "./slashCommands.js";
 
 /** A session the agent opened for an editor, and how to end it. */
 export interface OpenedSession {
@@ -88,7 +89,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
     resume?: string,
   ): Promise<OpenEntry> => {
     // Approvals and reads come only with a prompt, after this returns: the session is known by then.
-    let asked = { sessionId: resume ?? "", projectRoot: params.cwd };
+    let asked: AskedIn = { sessionId: resume ?? "", projectRoot: params.cwd, toolKind: () => undefined };
     const fs = clientCapabilities?.fs;
     const opened = await deps.openSession({
       cwd: params.cwd,
@@ -100,7 +101,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
     });
     if (!opened.ok) throw openingError(opened, params.cwd, resume);
     const { session, projectRoot, toolKind } = opened.value;
-    asked = { sessionId: session.id, projectRoot };
+    asked = { sessionId: session.id, projectRoot, toolKind };
     const entry: OpenEntry = {
       opened: opened.value,
       running: false,
@@ -139,6 +140,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
       .onRequest(acp.methods.agent.authenticate, () => ({}))
       .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
         const { opened } = await open(params, client);
+        announceCommands(client, opened.session);
         return {
           sessionId: opened.session.id,
           modes: modeState(opened.session.setup.mode),
@@ -157,6 +159,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
         // The replay goes out before the answer: the editor shows the conversation, then it is ready.
         for (const update of historyUpdates(opened.session.messages, opened.projectRoot, opened.toolKind))
           await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
+        announceCommands(client, opened.session);
         return { modes: modeState(opened.session.setup.mode), configOptions: configOptions(opened.session) };
       })
       .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
@@ -174,7 +177,13 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
             void client.notify(acp.methods.client.session.update, { sessionId: session.id, update });
         });
         try {
-          const result = await session.send(promptText(params.prompt));
+          const text = promptText(params.prompt);
+          const compact = compactCommand(text);
+          if (compact) {
+            await session.compact(compact.focus);
+            return { stopReason: "end_turn" as const };
+          }
+          const result = await session.send(text);
           return { stopReason: stopReason(result) };
         } finally {
           unsubscribe();
@@ -233,6 +242,17 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
         return {};
       })
   );
+}
+
+/**
+ * Tells the editor the session's slash commands. Not awaited: it goes out after the answer that
+ * names the session, which the editor needs first.
+ */
+function announceCommands(client: acp.AgentContext, session: AgentSession): void {
+  void client.notify(acp.methods.client.session.update, {
+    sessionId: session.id,
+    update: { sessionUpdate: "available_commands_update", availableCommands: availableCommands(session) },
+  });
 }
 
 /** The protocol's error for a session that could not be opened. */

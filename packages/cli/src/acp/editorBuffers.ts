@@ -20,8 +20,11 @@ export function clientBuffers(
         { cancellationSignal: signal, stopWaitingOnCancel: true },
       )
       .then(
-        () => true,
-        () => false,
+        () => ({ ok: true as const }),
+        (error: unknown) => ({
+          ok: false as const,
+          message: error instanceof Error ? error.message : String(error),
+        }),
       );
   return {
     ...(offered.writeTextFile ? { write } : {}),

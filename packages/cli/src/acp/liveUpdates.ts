@@ -68,7 +68,12 @@ export function liveUpdate(event: LatheEvent, source: UpdateSource): acp.Session
       };
     case "tool_rejected":
       source.diffs.forget(event.callId);
-      return { sessionUpdate: "tool_call_update", toolCallId: event.callId, status: "failed" };
+      return {
+        sessionUpdate: "tool_call_update",
+        toolCallId: event.callId,
+        status: "failed",
+        content: [{ type: "content", content: { type: "text", text: event.message } }],
+      };
     case "usage":
       // The context is what the last request sent and got back; the cost is the session's so far.
       return {

@@ -1,7 +1,14 @@
 import * as acp from "@agentclientprotocol/sdk";
-import type { ApprovalAnswer, ApprovalRequest } from "@lathe/core";
+import type { ApprovalAnswer, ApprovalRequest, ToolKind } from "@lathe/core";
 import { callTitle } from "./callTitles.js";
 import { proposedDiffs } from "./editDiffs.js";
+
+/** The session a question is asked in: its id, where its paths start, and its tools' kinds. */
+export interface AskedIn {
+  sessionId: string;
+  projectRoot: string;
+  toolKind(name: string): ToolKind | undefined;
+}
 
 /**
  * A call the policy asks about, put to the editor: allow or reject, once or always. "Always"
@@ -10,7 +17,7 @@ import { proposedDiffs } from "./editDiffs.js";
  */
 export async function askPermission(
   client: acp.AgentContext,
-  asked: { sessionId: string; projectRoot: string },
+  asked: AskedIn,
   request: ApprovalRequest,
   signal: AbortSignal,
 ): Promise<ApprovalAnswer> {
@@ -26,6 +33,8 @@ export async function askPermission(
         toolCall: {
           toolCallId: request.callId,
           title: callTitle(request.name, request.arguments),
+          // The kind too, for clients whose policies go by it (auto-approving reads, say).
+          kind: asked.toolKind(request.name) ?? "other",
           rawInput: request.arguments,
           content: proposedDiffs(request.arguments, asked.projectRoot),
         },

@@ -11,6 +11,7 @@ import {
   type TodoItem,
   type Usage,
 } from "@lathe/protocol";
+import { type CustomCommand, expandCustomCommand } from "../context/commands/index.js";
 import type { EditorStateUpdate } from "../context/dynamic/index.js";
 import { knownSecrets } from "../llm/credentials.js";
 import type { ModelClient } from "../llm/modelStream.js";
@@ -236,6 +237,11 @@ export class AgentSession {
     return this.model.modelId;
   }
 
+  /** The user's custom slash commands (`/name args`), which a message may start with. */
+  get commands(): readonly CustomCommand[] {
+    return this.options.commands ?? [];
+  }
+
   /** Sends a user message. While a run is busy the message is queued; the promise settles with the run that delivered it. */
   send(text: string): Promise<RunResult> {
     if (this.active) {
@@ -323,7 +329,11 @@ export class AgentSession {
       offeredTools: () => this.offeredTools(),
       mcpStartedOrLate: async () => this.options.mcp?.startedOrLate(),
       takeMcpNotices: () => this.options.mcp?.takeNotices() ?? [],
-      expandCommand: async (text, signal) => this.options.mcp?.expandCommand(text, signal),
+      expandCommand: async (text, signal) => {
+        const custom = expandCustomCommand(this.commands, text);
+        if (custom !== undefined) return { ok: true, text: custom };
+        return this.options.mcp?.expandCommand(text, signal);
+      },
       loadAgents: () => this.loadAgents(),
       takeQueued: () => {
         const taken = this.queue.splice(0);

@@ -1,4 +1,5 @@
 import type { Message, Mode, Usage } from "@lathe/protocol";
+import type { CustomCommand } from "../context/commands/customCommands.js";
 import type { ConfiguredHook } from "../hooks/hookConfig.js";
 import type { ModelClient } from "../llm/modelStream.js";
 import type { SessionMcp } from "../mcp/mcpSessionFeed.js";
@@ -67,6 +68,8 @@ export interface AgentSessionOptions {
   redact?: (text: string) => string;
   /** Variables shell commands keep although they look secret (`shell.passEnvironment`). */
   passEnvironment?: readonly string[];
+  /** The custom slash commands a message may use, already loaded (`loadCustomCommands`). */
+  commands?: readonly CustomCommand[];
   /** The editor's open buffers, read by the file tools instead of the disk (`lathe acp`). */
   editorBuffers?: EditorBuffers;
 }

@@ -26,6 +26,7 @@ export function describeGatedFiles(projectRoot: string, files: readonly GatedFil
 
 function effectsOf(projectRoot: string, file: GatedFile): string[] {
   if (file.kind === "agent") return [`sub-agent "${agentName(file)}" with its own instructions and tools`];
+  if (file.kind === "command") return [`slash command /${commandName(file)} with its own prompt text`];
   let json: unknown;
   try {
     json = JSON.parse(file.text);
@@ -64,6 +65,11 @@ function serverTarget(server: McpServerConfig): string {
 /** An argument as a shell would need it, so the command line reads unambiguously. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** A command is named by its file, without `.md`. */
+function commandName(file: GatedFile): string {
+  return (file.path.split("/").at(-1) ?? file.path).replace(/\.md$/, "");
 }
 
 /** The front matter's `name:`, else the file's name without `.md`. */

@@ -5,7 +5,7 @@ import { projectMcpFiles } from "../mcp/loadMcpConfig.js";
 import { projectSettingsFiles, ruleListsOf } from "../policy/rules/settingsFiles.js";
 
 /** What a gated file can do once the folder is trusted. */
-export type GatedFileKind = "hooks" | "mcp" | "settings" | "agent";
+export type GatedFileKind = "hooks" | "mcp" | "settings" | "agent" | "command";
 
 /** A project file that starts programs or widens the policy, and so waits for the folder's trust. */
 export interface GatedFile {
@@ -19,11 +19,12 @@ export interface GatedFile {
 }
 
 const agentsFolder = ".lathe/agents";
+const commandsFolder = ".lathe/commands";
 
 /**
  * The gated files a folder holds now: `.lathe/hooks.json`, the project's MCP files, project
  * settings that hold allow rules (deny and ask rules only narrow, so a settings file without allow
- * rules is not gated) and `.lathe/agents/*.md`. A missing file costs one failed open; nothing else
+ * rules is not gated), `.lathe/agents/*.md` and `.lathe/commands/*.md`. A missing file costs one failed open; nothing else
  * in the project is read.
  */
 export function readGatedFiles(projectRoot: string): GatedFile[] {
@@ -38,7 +39,8 @@ export function readGatedFiles(projectRoot: string): GatedFile[] {
   add(".lathe/hooks.json", "hooks");
   for (const file of projectMcpFiles) add(file, "mcp");
   for (const file of projectSettingsFiles) add(file, "settings");
-  for (const name of agentFileNames(projectRoot)) add(`${agentsFolder}/${name}`, "agent");
+  for (const name of markdownNames(projectRoot, agentsFolder)) add(`${agentsFolder}/${name}`, "agent");
+  for (const name of markdownNames(projectRoot, commandsFolder)) add(`${commandsFolder}/${name}`, "command");
   return files;
 }
 
@@ -54,9 +56,9 @@ function readBytes(projectRoot: string, relative: string): Buffer | undefined {
   }
 }
 
-function agentFileNames(projectRoot: string): string[] {
+function markdownNames(projectRoot: string, folder: string): string[] {
   try {
-    return readdirSync(path.join(projectRoot, ".lathe", "agents"))
+    return readdirSync(path.join(projectRoot, ...folder.split("/")))
       .filter((name) => name.endsWith(".md"))
       .sort();
   } catch {

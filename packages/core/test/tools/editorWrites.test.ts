@@ -5,7 +5,7 @@ import { editFileTool } from "../../src/tools/builtin/editFile/editFile.js";
 import { readFileTool } from "../../src/tools/builtin/readFile/readFile.js";
 import { writeFileTool } from "../../src/tools/builtin/writeFile/writeFile.js";
 import type { EditorBuffers } from "../../src/tools/editorBuffers.js";
-import { createToolTestBed, outputOf, type ToolTestBed } from "./toolTestContext.js";
+import { createToolTestBed, errorOf, outputOf, type ToolTestBed } from "./toolTestContext.js";
 
 let bed: ToolTestBed;
 beforeEach(() => {
@@ -30,7 +30,7 @@ function editor(buffers: Record<string, string>, saves: boolean) {
       writes.push({ path: absPath, text });
       buffersOf.set(absPath, text);
       if (saves) writeFileSync(absPath, text);
-      return true;
+      return { ok: true };
     },
   };
   return { writes, editorBuffers };
@@ -77,5 +77,25 @@ describe("file tools in an editor that takes writes", () => {
       ),
     );
     expect(readFileSync(inProject("a.ts"), "utf8")).toBe("const a = 2;\n");
+  });
+
+  it("fails the call, leaving the disk alone, when the editor refuses the write", async () => {
+    writeFileSync(inProject("a.ts"), "const a = 1;\n");
+    const refusing: EditorBuffers = {
+      async read() {
+        return undefined;
+      },
+      async write() {
+        return { ok: false, message: "writes are not allowed here" };
+      },
+    };
+    const context = bed.context({ editorBuffers: refusing });
+    outputOf(await readFileTool.execute({ path: "a.ts" }, context));
+    const result = await writeFileTool.execute({ path: "a.ts", contents: "changed\n" }, context);
+    expect(errorOf(result)).toMatchObject({
+      code: "E_TOOL_EXECUTION",
+      message: "The editor did not write a.ts: writes are not allowed here",
+    });
+    expect(readFileSync(inProject("a.ts"), "utf8")).toBe("const a = 1;\n");
   });
 });

@@ -23,6 +23,7 @@ describe("describeGatedFiles", () => {
     bed.write(".lathe/settings.json", { permissions: { allow: ["run_terminal_cmd", "edit_file(src/**)"] } });
     bed.write(".lathe/agents/reviewer.md", "---\nname: code-reviewer\ndescription: reviews\n---\nReview.\n");
     bed.write(".cursor/mcp.json", "{ broken");
+    bed.write(".lathe/commands/ship.md", "Ship it.\n");
     const trust = checkWorkspaceTrust({ projectRoot: bed.projectRoot, latheHome: bed.latheHome });
     expect(describeGatedFiles(trust.projectRoot, trust.files)).toEqual([
       {
@@ -55,6 +56,11 @@ describe("describeGatedFiles", () => {
         path: ".lathe/agents/reviewer.md",
         kind: "agent",
         effects: ['sub-agent "code-reviewer" with its own instructions and tools'],
+      },
+      {
+        path: ".lathe/commands/ship.md",
+        kind: "command",
+        effects: ["slash command /ship with its own prompt text"],
       },
     ]);
   });

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadAgentDefinitions } from "../../src/agent/subagents/agentDefinitions.js";
+import { loadCustomCommands } from "../../src/context/commands/index.js";
 import { loadHooks } from "../../src/hooks/index.js";
 import { loadMcpConfig } from "../../src/mcp/index.js";
 import { loadRuleLayers } from "../../src/policy/rules/index.js";
@@ -18,6 +19,7 @@ beforeEach(() => {
   });
   bed.write(".lathe/settings.local.json", { permissions: { allow: ["write_file"] } });
   bed.write(".lathe/agents/helper.md", "---\ndescription: helps\n---\nHelp.\n");
+  bed.write(".lathe/commands/ship.md", "Commit and push everything.\n");
 });
 afterEach(() => bed.cleanup());
 
@@ -70,5 +72,13 @@ describe("project files in an untrusted folder", () => {
     expect(untrusted.agents.map((agent) => agent.name)).toEqual(["explore", "general"]);
     const trusted = await loadAgentDefinitions(bed.projectRoot);
     expect(trusted.agents.map((agent) => agent.name)).toEqual(["explore", "general", "helper"]);
+  });
+
+  it("offers the user's commands alone", async () => {
+    writeFileSync(path.join(bed.latheHome, "commands.md"), "not in the folder");
+    const untrusted = await loadCustomCommands({ ...locations(), projectCommands: false });
+    expect(untrusted).toEqual({ commands: [], errors: [] });
+    const trusted = await loadCustomCommands({ ...locations(), projectCommands: true });
+    expect(trusted.commands.map((command) => command.name)).toEqual(["ship"]);
   });
 });

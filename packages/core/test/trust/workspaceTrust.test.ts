@@ -40,7 +40,7 @@ describe("checkWorkspaceTrust", () => {
     expect(existsSync(trustRecordPath(bed.latheHome))).toBe(false);
   });
 
-  it("gates hooks, both MCP files, settings that allow and agents, and fingerprints paths with contents", () => {
+  it("gates hooks, both MCP files, settings that allow, agents and commands, and fingerprints paths with contents", () => {
     const hooks = JSON.stringify(plantedHooks);
     const mcp = JSON.stringify({ mcpServers: { x: { command: "touch", args: ["/tmp/m"] } } });
     const settings = JSON.stringify({ permissions: { allow: ["run_terminal_cmd"] } });
@@ -50,6 +50,7 @@ describe("checkWorkspaceTrust", () => {
     bed.write(".lathe/settings.local.json", settings);
     bed.write(".lathe/agents/reviewer.md", "---\ndescription: reviews\n---\nReview.\n");
     bed.write(".lathe/agents/notes.txt", "not an agent");
+    bed.write(".lathe/commands/ship.md", "Ship it.\n");
     const trust = check();
     expect(trust.status).toBe("untrusted");
     const expected = [
@@ -62,6 +63,7 @@ describe("checkWorkspaceTrust", () => {
         kind: "agent",
         sha256: sha256("---\ndescription: reviews\n---\nReview.\n"),
       },
+      { path: ".lathe/commands/ship.md", kind: "command", sha256: sha256("Ship it.\n") },
     ];
     expect(trust.files.map(({ path, kind, sha256 }) => ({ path, kind, sha256 }))).toEqual(expected);
     expect(trust.fingerprint).toBe(trustFingerprint(expected));
