@@ -150,6 +150,30 @@ describe("lathe acp, against the SDK's own client in this process", () => {
     expect(existsSync(join(ws.root, "notes.md"))).toBe(false);
   });
 
+  it("refuses a second prompt while one runs, and serves the session after it", async () => {
+    const { agent, ws } = await inProcessAgent([
+      { text: "slow ".repeat(400), chunk_delay_ms: 20 },
+      { text: "Next." },
+    ]);
+    const { client, updates } = recordingClient();
+    await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [],
+      });
+      const prompt = (text: string) =>
+        ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+      const first = prompt("Talk slowly");
+      while (!answerText(updates).includes("slow")) await new Promise((resolve) => setTimeout(resolve, 20));
+      await expect(prompt("Interrupting")).rejects.toMatchObject({ code: -32600 });
+      await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+      expect((await first).stopReason).toBe("cancelled");
+      expect((await prompt("And now?")).stopReason).toBe("end_turn");
+    });
+    expect(answerText(updates)).toMatch(/Next\.$/);
+  });
+
   it("answers a prompt to an unknown session and an unknown mode with the protocol's error", async () => {
     const { agent, ws } = await inProcessAgent([]);
     const { client, updates } = recordingClient();

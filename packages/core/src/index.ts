@@ -1,4 +1,5 @@
 export type { TodoItem } from "@lathe/protocol";
+export type { UserImage } from "./agent/agentRun.js";
 export {
   AgentSession,
   type AgentSessionOptions,

@@ -19,7 +19,7 @@ import { historyUpdates } from "./historyReplay.js";
 import { LiveOutputs } from "./liveOutputs.js";
 import { liveUpdate, type UpdateSource } from "./liveUpdates.js";
 import { type AskedIn, askPermission } from "./permissionRequests.js";
-import { promptText } from "./promptContent.js";
+import { promptInput } from "./promptContent.js";
 import { configOptions, modeState } from "./sessionSettings.js";
 import { availableCommands, compactCommand } from "./slashCommands.js";
 
@@ -126,7 +126,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
           protocolVersion: acp.PROTOCOL_VERSION,
           agentCapabilities: {
             loadSession: true,
-            promptCapabilities: { image: false, audio: false, embeddedContext: true },
+            promptCapabilities: { image: true, audio: false, embeddedContext: true },
             mcpCapabilities: { http: true, sse: false },
             sessionCapabilities: { list: {}, close: {} },
           },
@@ -177,13 +177,13 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
             void client.notify(acp.methods.client.session.update, { sessionId: session.id, update });
         });
         try {
-          const text = promptText(params.prompt);
+          const { text, images } = promptInput(params.prompt, entry.opened.projectRoot);
           const compact = compactCommand(text);
           if (compact) {
             await session.compact(compact.focus);
             return { stopReason: "end_turn" as const };
           }
-          const result = await session.send(text);
+          const result = await session.send(text, images);
           return { stopReason: stopReason(result) };
         } finally {
           unsubscribe();

@@ -6,9 +6,10 @@ import { proposedDiffs } from "./editDiffs.js";
 
 /**
  * A stored conversation as the session updates an editor would have seen live (`session/load`):
- * what the user typed, the answer and its thinking, and each tool call in its final state with its
- * output. An edit's diff is the text it replaced and its replacement; the whole file of that time
- * is not kept. What only the model saw (system reminders, compaction summaries) is left out.
+ * what the user typed and the images they sent, the answer and its thinking, and each tool call
+ * in its final state with its output. An edit's diff is the text it replaced and its replacement;
+ * the whole file of that time is not kept. What only the model saw (system reminders, compaction
+ * summaries) is left out.
  */
 export function historyUpdates(
   messages: readonly Message[],
@@ -24,6 +25,13 @@ export function historyUpdates(
         return [{ sessionUpdate: "user_message_chunk", content: { type: "text", text: part.text } }];
       if (part.type === "text" && message.role === "assistant")
         return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: part.text } }];
+      if (part.type === "file" && message.role === "user" && part.data !== undefined)
+        return [
+          {
+            sessionUpdate: "user_message_chunk",
+            content: { type: "image", mimeType: part.mediaType, data: part.data },
+          },
+        ];
       if (part.type === "reasoning")
         return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text } }];
       if (part.type !== "tool_call") return [];

@@ -1,4 +1,12 @@
-import { addUsage, type Mode, newId, type RunState, type ToolCallPart, type Usage } from "@lathe/protocol";
+import {
+  addUsage,
+  type FilePart,
+  type Mode,
+  newId,
+  type RunState,
+  type ToolCallPart,
+  type Usage,
+} from "@lathe/protocol";
 import type { ModelClient } from "../llm/modelStream.js";
 import type { McpNotice } from "../mcp/mcpSessionFeed.js";
 import type { PromptExpansion } from "../mcp/promptCommand.js";
@@ -52,7 +60,7 @@ export interface RunHost {
   expandCommand(text: string, signal: AbortSignal): Promise<PromptExpansion | undefined>;
   loadAgents(): Promise<void>;
   /** Messages the user sent while the run was busy, taken off the queue. */
-  takeQueued(): string[];
+  takeQueued(): UserInput[];
   /** Adds a model call's usage to the session's total, and returns the total. */
   spend(usage: Usage): Usage;
   /** What sub-agents spent since the last call. */
@@ -60,6 +68,28 @@ export interface RunHost {
   transition(runId: string, to: RunState): void;
   /** A run completed with its answer, before `run_complete` (plan mode saves its plan here). */
   completed(run: CompletedRun, emit: RunProgress["emit"]): Promise<void>;
+}
+
+/** An image the user sent with a message (a screenshot pasted into an editor's prompt box), base64. */
+export interface UserImage {
+  mediaType: string;
+  data: string;
+}
+
+/** What the user sends: the text, and the images that go with it. */
+export interface UserInput {
+  text: string;
+  images: readonly UserImage[];
+}
+
+/** The images of a user message as its file parts, named by their place in it. */
+function imageParts(images: readonly UserImage[]): FilePart[] {
+  return images.map((image, index) => ({
+    type: "file",
+    path: `image-${index + 1}.${image.mediaType.split("/")[1] ?? "png"}`,
+    mediaType: image.mediaType,
+    data: image.data,
+  }));
 }
 
 /** What a completed run leaves: the mode it ran in, the user's task and the model's answer. */
@@ -94,7 +124,7 @@ export class AgentRun {
     this.progress = startProgress(runId, emit);
   }
 
-  async execute(typed: string): Promise<RunResult> {
+  async execute({ text: typed, images }: UserInput): Promise<RunResult> {
     const { host, progress: run } = this;
     this.mode = host.mode();
     run.emit({
@@ -110,7 +140,7 @@ export class AgentRun {
     this.task = text;
     const prompted = await host.hooks.onPrompt(text, this.signal);
     if (prompted.blocked !== undefined) return blockedByHook(run, prompted.blocked);
-    await this.begin(text, prompted.context);
+    await this.begin(text, prompted.context, images);
     for (;;) {
       const ended = this.beforeTurn();
       if (ended) {
@@ -136,7 +166,7 @@ export class AgentRun {
    * request streams: none of that changes a file, and no tool runs before the snapshot has
    * settled (awaited once the first answer is in).
    */
-  private async begin(text: string, hookContext: string[]): Promise<void> {
+  private async begin(text: string, hookContext: string[], images: readonly UserImage[]): Promise<void> {
     const { host, progress: run } = this;
     const messageId = newId();
     const snapshot = host.checkpoints.start("user_message", { messageId });
@@ -150,6 +180,7 @@ export class AgentRun {
       "user",
       [
         { type: "text", text },
+        ...imageParts(images),
         ...hookContext.map((context) => ({ type: "system_reminder" as const, text: context })),
         ...attached,
       ],
@@ -172,8 +203,8 @@ export class AgentRun {
   /** Before each turn: a cancel ends the run, queued messages join it, the iteration cap applies. */
   private beforeTurn(): RunEnding | undefined {
     if (this.signal.aborted) return finishWith("cancelled");
-    for (const text of this.host.takeQueued()) {
-      const message = this.host.transcript.push("user", [{ type: "text", text }]);
+    for (const { text, images } of this.host.takeQueued()) {
+      const message = this.host.transcript.push("user", [{ type: "text", text }, ...imageParts(images)]);
       this.progress.emit({ type: "message_delivered", text, messageId: message.id });
     }
     return iterationLimit(this.progress, this.host.maxIterations);

@@ -24,7 +24,7 @@ import { LintBaseline } from "../tools/lints/lintBaseline.js";
 import { BackgroundTerminals } from "../tools/terminals/backgroundTerminals.js";
 import { defaultOutputLimits } from "../tools/tool.js";
 import type { ApprovalAnswer } from "../tools/toolApproval.js";
-import { AgentRun, type RunHost } from "./agentRun.js";
+import { AgentRun, type RunHost, type UserImage, type UserInput } from "./agentRun.js";
 import { ApprovalGrants } from "./approvalGrants.js";
 import { EventBus, type EventListener } from "./eventBus.js";
 import { closeInterruptedCalls } from "./interruptedCalls.js";
@@ -49,8 +49,7 @@ export type { RunResult } from "./runProgress.js";
 export type { Checkpointer } from "./sessionCheckpoints.js";
 export type { AgentSessionOptions } from "./sessionOptions.js";
 
-interface QueuedMessage {
-  text: string;
+interface QueuedMessage extends UserInput {
   resolve(result: RunResult): void;
 }
 
@@ -243,14 +242,14 @@ export class AgentSession {
   }
 
   /** Sends a user message. While a run is busy the message is queued; the promise settles with the run that delivered it. */
-  send(text: string): Promise<RunResult> {
+  send(text: string, images: readonly UserImage[] = []): Promise<RunResult> {
     if (this.active) {
       return new Promise((resolve) => {
-        this.queue.push({ text, resolve });
+        this.queue.push({ text, images, resolve });
         this.bus.emit(this.active!.runId, { type: "message_queued", text });
       });
     }
-    return this.run(text);
+    return this.run({ text, images });
   }
 
   /** Stops the current run at once: aborts the model stream, kills running commands, cancels approvals. */
@@ -290,13 +289,13 @@ export class AgentSession {
     return this.context.editor.apply(update);
   }
 
-  private async run(text: string): Promise<RunResult> {
+  private async run(input: UserInput): Promise<RunResult> {
     const runId = newId();
     const controller = new AbortController();
     this.active = { runId, controller };
     this.delivered = [];
     const emit = (draft: EventDraft) => this.bus.emit(runId, draft);
-    const result = await new AgentRun(this.host, runId, emit, controller.signal).execute(text);
+    const result = await new AgentRun(this.host, runId, emit, controller.signal).execute(input);
     this.active = undefined;
     for (const queued of this.delivered) queued.resolve(result);
     const dropped = result.status === "cancelled" ? this.queue.splice(0) : [];
@@ -305,7 +304,7 @@ export class AgentSession {
       queued.resolve(result);
     }
     const next = this.queue.shift();
-    if (next) void this.run(next.text).then(next.resolve);
+    if (next) void this.run(next).then(next.resolve);
     return result;
   }
 
@@ -338,7 +337,7 @@ export class AgentSession {
       takeQueued: () => {
         const taken = this.queue.splice(0);
         this.delivered.push(...taken);
-        return taken.map((queued) => queued.text);
+        return taken.map(({ text, images }) => ({ text, images }));
       },
       spend: (usage) => {
         this.totalUsage = addUsage(this.totalUsage, usage);

@@ -376,13 +376,19 @@ function withDynamicContext(messages: Message[], text: string): Message[] {
   return [...messages.slice(0, -1), { ...last, parts: [...last.parts, { type: "system_reminder", text }] }];
 }
 
+/**
+ * An image counts as the text of ~1,600 tokens, what the providers charge for a picture of about a
+ * megapixel; its base64 length, hundreds of thousands of characters, would have it compact at once.
+ */
+const imageChars = 6_400;
+
 /** Characters of what the history sends: a cheap upper bound on its tokens. */
 function historyChars(history: readonly Message[]): number {
   let chars = 0;
   for (const message of history) {
     for (const part of message.parts) {
       if (part.type === "tool_call") chars += part.rawArguments.length + part.name.length;
-      else if (part.type === "file") chars += part.data?.length ?? part.path.length;
+      else if (part.type === "file") chars += part.data === undefined ? part.path.length : imageChars;
       else chars += part.type === "tool_result" ? part.output.length : part.text.length;
     }
   }
