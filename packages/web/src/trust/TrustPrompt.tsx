@@ -10,6 +10,7 @@ const kindNames: Record<TrustReply["files"][number]["kind"], string> = {
   mcp: "MCP servers",
   settings: "permission rules",
   agent: "agent",
+  command: "slash command",
 };
 
 /** Whether the folder holds files that would run or widen something and the user has not trusted them. */
