@@ -150,6 +150,25 @@ describe("lathe acp, against the SDK's own client in this process", () => {
     expect(existsSync(join(ws.root, "notes.md"))).toBe(false);
   });
 
+  it("ends a prompt the model refused with the refusal stop reason", async () => {
+    const { agent, ws } = await inProcessAgent([{ text: "I can't help with that.", refused: true }]);
+    const { client, updates } = recordingClient();
+    const stopReason = await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [],
+      });
+      const done = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Something it declines" }],
+      });
+      return done.stopReason;
+    });
+    expect(stopReason).toBe("refusal");
+    expect(answerText(updates)).toBe("I can't help with that.");
+  });
+
   it("refuses a second prompt while one runs, and serves the session after it", async () => {
     const { agent, ws } = await inProcessAgent([
       { text: "slow ".repeat(400), chunk_delay_ms: 20 },

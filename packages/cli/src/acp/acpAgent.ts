@@ -274,6 +274,7 @@ function stopReason(result: RunResult): acp.StopReason {
     throw acp.RequestError.internalError({ code: error.code }, error.message);
   }
   if (result.status === "cancelled") return "cancelled";
+  if (result.refused) return "refusal";
   if (result.status === "iteration_limit") return "max_turn_requests";
   return "end_turn";
 }

@@ -247,6 +247,7 @@ export class AgentRun {
     }
     if (turn.parts.length > 0) host.transcript.push("assistant", turn.parts);
     if (turn.text) run.final = turn.text;
+    run.refused = turn.refused === true;
     if (turn.loopWarning && !turn.error) {
       // The cut-off answer stands; the model is told why and asked again.
       run.emit({ type: "loop_warning", ...turn.loopWarning });

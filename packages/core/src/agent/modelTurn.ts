@@ -24,6 +24,8 @@ export interface TurnOutcome {
   error?: LatheErrorInfo;
   /** The answer was cut off because it repeated itself. */
   loopWarning?: LoopWarning;
+  /** The provider stopped the answer as content it would not give (a refusal, a safety filter). */
+  refused?: boolean;
 }
 
 export interface TurnRequest {
@@ -78,6 +80,7 @@ class TurnAssembly {
   // Provider ids may repeat or be missing, so streamed calls are matched to their start in order.
   private started: { callId: string; providerCallId: string; name: string }[] = [];
   private usage: Usage | undefined;
+  private refused = false;
   loopWarning: LoopWarning | undefined;
 
   constructor(
@@ -117,6 +120,7 @@ class TurnAssembly {
         return undefined;
       case "finish":
         this.usage = event.usage;
+        this.refused = event.finishReason === "content-filter";
         return undefined;
     }
   }
@@ -156,7 +160,7 @@ class TurnAssembly {
       ...(this.text ? [{ type: "text" as const, text: this.text }] : []),
       ...this.calls,
     ];
-    return { parts, text: this.text, usage: this.usage };
+    return { parts, text: this.text, usage: this.usage, ...(this.refused ? { refused: true } : {}) };
   }
 
   /** The text so far stands; reasoning and half-streamed calls are dropped. */

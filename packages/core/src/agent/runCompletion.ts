@@ -61,6 +61,6 @@ export function endedBeforeModel(run: RunProgress, error: LatheErrorInfo): RunRe
 }
 
 function resultOf(run: RunProgress, status: RunEndReason, error: LatheErrorInfo | undefined): RunResult {
-  const { runId, iterations, final, usage } = run;
-  return { runId, status, iterations, final, usage, error };
+  const { runId, iterations, final, usage, refused } = run;
+  return { runId, status, iterations, final, usage, error, ...(refused ? { refused } : {}) };
 }

@@ -13,6 +13,8 @@ export interface RunResult {
   final: string;
   usage: Usage;
   error?: LatheErrorInfo;
+  /** The model's last answer was stopped by the provider as content it would not give. */
+  refused?: boolean;
 }
 
 /** Where one run stands: what the loop and its stop conditions read and update. */
@@ -32,6 +34,8 @@ export interface RunProgress {
   overflowRetried: boolean;
   /** The next request is compacted first, whatever its size. */
   forceCompaction: boolean;
+  /** The last answer was a refusal (`RunResult.refused`). */
+  refused: boolean;
   /** The checkpoint taken at the user message, until it has been recorded. */
   userCheckpoint?: Promise<void>;
 }
@@ -48,6 +52,7 @@ export function startProgress(runId: string, emit: (draft: EventDraft) => void):
     stopGuarded: false,
     overflowRetried: false,
     forceCompaction: false,
+    refused: false,
   };
 }
 

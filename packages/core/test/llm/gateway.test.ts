@@ -154,6 +154,19 @@ describe("streaming through each provider", () => {
     expect(joined(events, "text_delta")).toBe("Shown.");
   });
 
+  it.each(protocols)("finishes a refused answer with content-filter over $modelId", async ({
+    modelId,
+    basePath,
+  }) => {
+    const client = await clientFor([{ text: "I can't help with that.", refused: true }], {
+      modelId,
+      basePath,
+    });
+    const { events, error } = await run(client);
+    expect(error).toBeUndefined();
+    expect(events.at(-1)).toMatchObject({ type: "finish", finishReason: "content-filter" });
+  });
+
   it.each(protocols)("streams tool calls with their arguments over $modelId", async ({
     modelId,
     basePath,

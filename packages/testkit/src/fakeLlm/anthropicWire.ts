@@ -20,7 +20,8 @@ function thinkingSignature(reply: ScriptedReply): string {
   return Buffer.from(`fake-llm thinking signature, turn ${reply.turnNumber}`).toString("base64");
 }
 
-function stopReason(reply: ScriptedReply): "tool_use" | "end_turn" {
+function stopReason(reply: ScriptedReply): "tool_use" | "end_turn" | "refusal" {
+  if (reply.refused) return "refusal";
   return reply.toolCalls.length > 0 ? "tool_use" : "end_turn";
 }
 

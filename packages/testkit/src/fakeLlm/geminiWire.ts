@@ -37,7 +37,11 @@ function usageMetadata(reply: ScriptedReply) {
 function response(reply: ScriptedReply, parts: Part[], finished: boolean): Record<string, unknown> {
   return {
     candidates: [
-      { content: { parts, role: "model" }, finishReason: finished ? "STOP" : undefined, index: 0 },
+      {
+        content: { parts, role: "model" },
+        finishReason: finished ? (reply.refused ? "SAFETY" : "STOP") : undefined,
+        index: 0,
+      },
     ],
     usageMetadata: finished ? usageMetadata(reply) : undefined,
     modelVersion: reply.model,

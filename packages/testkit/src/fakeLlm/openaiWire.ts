@@ -13,7 +13,8 @@ function completionId(reply: ScriptedReply): string {
   return `chatcmpl-fake${reply.turnNumber}`;
 }
 
-function finishReason(reply: ScriptedReply): "tool_calls" | "stop" {
+function finishReason(reply: ScriptedReply): "tool_calls" | "stop" | "content_filter" {
+  if (reply.refused) return "content_filter";
   return reply.toolCalls.length > 0 ? "tool_calls" : "stop";
 }
 

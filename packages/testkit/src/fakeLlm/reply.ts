@@ -23,6 +23,7 @@ export interface ScriptedReply {
   toolCalls: ReplyToolCall[];
   promptTokens: number;
   completionTokens: number;
+  refused: boolean;
 }
 
 /** Roughly four characters a token, like the providers' own rule of thumb. */
@@ -69,6 +70,7 @@ export function buildReply(
     toolCalls,
     promptTokens: turn.usage?.prompt_tokens ?? estimateTokens(requestBytes),
     completionTokens: turn.usage?.completion_tokens ?? estimateTokens(outputCharacters),
+    refused: turn.refused === true,
   };
 }
 

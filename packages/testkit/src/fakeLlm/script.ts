@@ -54,6 +54,11 @@ export const fakeTurnSchema = z
     tokens_per_second: z.number().positive().optional(),
     /** Send the headers and this many content chunks, then destroy the socket. */
     drop_after_chunks: z.number().int().nonnegative().optional(),
+    /**
+     * The provider declines to answer: the OpenAI wire finishes with `content_filter`, Anthropic's
+     * with `refusal`, Gemini's with `SAFETY`.
+     */
+    refused: z.boolean().optional(),
     /** Send nothing at all for this long before answering. */
     hang_ms: z.number().int().nonnegative().optional(),
     error: scriptedErrorSchema.optional(),
