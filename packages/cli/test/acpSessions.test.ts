@@ -313,6 +313,52 @@ describe("what the editor brings", () => {
   });
 });
 
+describe("modes", () => {
+  it("offers the user's agents as modes: their instructions and their tools alone, until a mode of Lathe's", async () => {
+    const { agent, ws, fake } = await inProcessAgent([{ text: "Reviewed." }, { text: "Back." }], {
+      flags: ["--trust"],
+      files: {
+        ".lathe/agents/reviewer.md":
+          "---\ndescription: Reviews changes\nreadonly: true\ntools: read_file, search_files\n---\nReview like a picky senior.\n",
+      },
+    });
+    const { client, updates } = recordingClient();
+    await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      const created = await ctx.request(acp.methods.agent.session.new, { cwd: ws.root, mcpServers: [] });
+      expect(created.modes?.availableModes.map((mode) => mode.id)).toEqual([
+        "agent",
+        "ask",
+        "plan",
+        "debug",
+        "custom:reviewer",
+      ]);
+      const { sessionId } = created;
+      const prompt = (text: string) =>
+        ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+      await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "custom:reviewer" });
+      await prompt("Review it");
+      await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "agent" });
+      await prompt("Go on");
+      await expect(
+        ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "custom:nobody" }),
+      ).rejects.toMatchObject({ code: -32602 });
+    });
+    expect(updates.filter((update) => update.sessionUpdate === "current_mode_update")).toEqual([
+      { sessionUpdate: "current_mode_update", currentModeId: "custom:reviewer" },
+      { sessionUpdate: "current_mode_update", currentModeId: "agent" },
+    ]);
+    const [asReviewer, asAgent] = fake.requests.map(
+      (request) => request.body as { messages: { role: string; content: unknown }[]; tools?: unknown[] },
+    );
+    const system = (body: typeof asReviewer) => JSON.stringify(body?.messages[0]);
+    expect(system(asReviewer)).toContain("Review like a picky senior.");
+    expect(sentRequests(fake)[0]?.tools.sort()).toEqual(["read_file", "search_files"]);
+    expect(system(asAgent)).not.toContain("Review like a picky senior.");
+    expect(sentRequests(fake)[1]?.tools).toContain("write_file");
+  });
+});
+
 describe("what the editor is told", () => {
   it("lists the slash commands, custom ones included, and fills a custom one in", async () => {
     const ws = await makeWorkspace({ "README.md": "# A project\n" });

@@ -11,7 +11,6 @@ import {
   type RunResult,
   type ToolKind,
 } from "@lathe/core";
-import { modeSchema } from "@lathe/protocol";
 import { clientMcpServers } from "./clientMcpServers.js";
 import { EditDiffs } from "./editDiffs.js";
 import { clientBuffers } from "./editorBuffers.js";
@@ -20,7 +19,7 @@ import { LiveOutputs } from "./liveOutputs.js";
 import { liveUpdate, type UpdateSource } from "./liveUpdates.js";
 import { type AskedIn, askPermission } from "./permissionRequests.js";
 import { promptInput } from "./promptContent.js";
-import { configOptions, modeState } from "./sessionSettings.js";
+import { applyMode, configOptions, modeState } from "./sessionSettings.js";
 import { availableCommands, compactCommand } from "./slashCommands.js";
 
 /** A session the agent opened for an editor, and how to end it. */
@@ -143,7 +142,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
         announceCommands(client, opened.session);
         return {
           sessionId: opened.session.id,
-          modes: modeState(opened.session.setup.mode),
+          modes: await modeState(opened.session),
           configOptions: configOptions(opened.session),
         };
       })
@@ -160,7 +159,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
         for (const update of historyUpdates(opened.session.messages, opened.projectRoot, opened.toolKind))
           await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
         announceCommands(client, opened.session);
-        return { modes: modeState(opened.session.setup.mode), configOptions: configOptions(opened.session) };
+        return { modes: await modeState(opened.session), configOptions: configOptions(opened.session) };
       })
       .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
         const entry = known(params.sessionId);
@@ -202,16 +201,14 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
       .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
         sessions.get(params.sessionId)?.opened.session.cancel();
       })
-      .onRequest(acp.methods.agent.session.setMode, ({ params, client }) => {
+      .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
         const entry = known(params.sessionId);
-        const mode = modeSchema.safeParse(params.modeId);
-        if (!mode.success)
-          throw acp.RequestError.invalidParams({ modeId: params.modeId }, `No mode ${params.modeId}.`);
-        entry.opened.session.setMode(mode.data);
+        const refused = await applyMode(entry.opened.session, params.modeId);
+        if (refused !== undefined) throw acp.RequestError.invalidParams({ modeId: params.modeId }, refused);
         // Not awaited: the notification goes out after this answer, not in front of it.
         void client.notify(acp.methods.client.session.update, {
           sessionId: params.sessionId,
-          update: { sessionUpdate: "current_mode_update", currentModeId: mode.data },
+          update: { sessionUpdate: "current_mode_update", currentModeId: params.modeId },
         });
         return {};
       })

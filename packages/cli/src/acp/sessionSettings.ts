@@ -9,12 +9,39 @@ const modeNames: Record<Mode, { name: string; description: string }> = {
   debug: { name: "Debug", description: "Works by hypotheses and instrumentation." },
 };
 
-/** Lathe's modes, and which one the session is in. */
-export function modeState(current: Mode): acp.SessionModeState {
+/** A mode for each of the user's agents: `custom:NAME`, apart from Lathe's own mode names. */
+const customPrefix = "custom:";
+
+/** Lathe's modes and the user's agents, and which one the session is in. */
+export async function modeState(session: AgentSession): Promise<acp.SessionModeState> {
+  const agents = await session.customAgents();
+  const acting = session.actingAs;
   return {
-    currentModeId: current,
-    availableModes: modeSchema.options.map((id) => ({ id, ...modeNames[id] })),
+    currentModeId: acting === undefined ? session.setup.mode : `${customPrefix}${acting}`,
+    availableModes: [
+      ...modeSchema.options.map((id) => ({ id, ...modeNames[id] })),
+      ...agents.map((agent) => ({
+        id: `${customPrefix}${agent.name}`,
+        name: agent.name,
+        description: agent.description,
+      })),
+    ],
   };
+}
+
+/**
+ * Puts the session in the mode an editor chose: one of Lathe's, or one of the user's agents.
+ * An error message for a mode there is no such thing as.
+ */
+export async function applyMode(session: AgentSession, modeId: string): Promise<string | undefined> {
+  if (modeId.startsWith(customPrefix)) {
+    const acted = await session.actAs(modeId.slice(customPrefix.length));
+    return acted.ok ? undefined : acted.error.message;
+  }
+  const mode = modeSchema.safeParse(modeId);
+  if (!mode.success) return `No mode ${modeId}.`;
+  session.setMode(mode.data);
+  return undefined;
 }
 
 const approvalModeNames: Record<ApprovalMode, string> = {

@@ -2,6 +2,7 @@ import {
   addUsage,
   type EventDraft,
   emptyUsage,
+  errorInfo,
   LatheError,
   type LatheErrorInfo,
   type Message,
@@ -40,6 +41,7 @@ import type { AgentSessionOptions } from "./sessionOptions.js";
 import { SessionSandbox } from "./sessionSandbox.js";
 import { SessionStorage } from "./sessionStorage.js";
 import { AgentCatalog } from "./subagents/agentCatalog.js";
+import type { AgentDefinition } from "./subagents/agentDefinitions.js";
 import { childSessionOptions } from "./subagents/childSessions.js";
 import { Subagents } from "./subagents/subagents.js";
 import { ToolRound } from "./toolRound.js";
@@ -91,6 +93,8 @@ export class AgentSession {
   private readonly host: RunHost;
   private state: RunState = "idle";
   private mode: Mode;
+  /** The user's agent the session acts as (`actAs`), until a built-in mode is chosen again. */
+  private persona?: AgentDefinition;
   private model: ModelClient;
   private approvalMode: ApprovalMode;
   private active?: { runId: string; controller: AbortController };
@@ -218,8 +222,35 @@ export class AgentSession {
     return this.bus.subscribe(listener);
   }
 
+  /** A built-in mode; the session stops acting as one of the user's agents. */
   setMode(mode: Mode): void {
     this.mode = mode;
+    this.persona = undefined;
+    this.context.setPersona(undefined);
+  }
+
+  /** The user's own agents (`.lathe/agents/*.md`, in a trusted folder), which the session can act as. */
+  async customAgents(): Promise<readonly AgentDefinition[]> {
+    await this.loadAgents();
+    return this.agents.definitions.filter((agent) => agent.source !== "builtin");
+  }
+
+  /**
+   * Acts as one of the user's agents, as a mode of its own: its instructions go with every
+   * request, only its tools are offered, and a read-only agent works as in ask mode.
+   */
+  async actAs(name: string): Promise<{ ok: true } | { ok: false; error: LatheErrorInfo }> {
+    const agent = (await this.customAgents()).find((candidate) => candidate.name === name);
+    if (agent === undefined) return { ok: false, error: errorInfo("E_INVALID_ARGS", `No agent ${name}.`) };
+    this.mode = agent.readonly ? "ask" : "agent";
+    this.persona = agent;
+    this.context.setPersona({ name: agent.name, instructions: agent.instructions });
+    return { ok: true };
+  }
+
+  /** The user's agent the session acts as, if any. */
+  get actingAs(): string | undefined {
+    return this.persona?.name;
   }
 
   setApprovalMode(mode: ApprovalMode): void {
@@ -369,9 +400,11 @@ export class AgentSession {
       ask_user: this.options.askUser !== undefined,
     };
     const tools = toolsForRequest(this.mode, this.model.modelId, this.options.tools.list());
+    const allowed = this.persona?.tools;
     return new Set(
       tools
         .filter((tool) => (services[tool.name] ?? true) && (tool.available?.() ?? true))
+        .filter((tool) => allowed === undefined || allowed.includes(tool.name))
         .map((tool) => tool.name),
     );
   }

@@ -86,6 +86,8 @@ export class SessionContext {
   /** A git summary read ahead for the next run, which takes it. */
   private gitSummaryAhead?: Promise<GitFacts | undefined>;
   private strategyHint?: string;
+  /** The custom agent the session acts as, if the user chose one. */
+  private persona?: { name: string; instructions: string };
   private latestPrompt = "";
   private repoMap = "";
   private memories: readonly string[] = [];
@@ -129,6 +131,11 @@ export class SessionContext {
     this.options.settings = { ...settings, userRules: [...(settings.userRules ?? []), text] };
     this.rulesLoading = undefined;
     await this.loadRules();
+  }
+
+  /** The custom agent whose instructions the next requests carry; undefined for none. */
+  setPersona(persona: { name: string; instructions: string } | undefined): void {
+    this.persona = persona;
   }
 
   /** The model of the session's next requests: its window sizes the context from then on. */
@@ -304,6 +311,7 @@ export class SessionContext {
       rules: rendered?.text,
       requestableRules: this.rules?.requestable(),
       strategyHint: this.strategyHint,
+      persona: this.persona,
       repoMap: this.repoMap,
       memories: this.memories,
       applyPatch: input.applyPatch,

@@ -13,11 +13,18 @@ export interface ContextInputs {
   repoMap?: string;
   /** From the task complexity analyzer. */
   strategyHint?: string;
+  /** The user's agent the session acts as (a custom agent chosen as its mode), with its instructions. */
+  persona?: { name: string; instructions: string };
 }
 
 /** L4 as tagged sections in a fixed order; a section with nothing to say is left out. */
 export function contextSections(inputs: ContextInputs): string[] {
   const sections = [taggedSection("environment", environmentLines(inputs.environment).join("\n"))];
+  const persona = inputs.persona;
+  if (persona && persona.instructions.trim() !== "") {
+    const lead = `The user chose you to act as their "${persona.name}" agent. Its instructions:`;
+    sections.push(taggedSection("agent", `${lead}\n\n${persona.instructions.trim()}`));
+  }
   const rules = inputs.rules?.trim();
   if (rules) {
     const lead = "Rules of this project and of the user. Follow them where they apply.";
