@@ -38,6 +38,7 @@ export async function runAcpCommand(io: CommandIo): Promise<number> {
       providersWithKeys({ latheHome, env: io.env }).size > 0
         ? undefined
         : providerKeyHelp,
+    keyedProviders: () => providersWithKeys({ latheHome, env: io.env }),
     listSessions: sessionLister(latheHome, io.env),
     openSession: sessionOpener({
       args: parsed.args,

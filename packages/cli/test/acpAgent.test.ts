@@ -137,6 +137,70 @@ describe("lathe acp, against the SDK's own client in this process", () => {
     ]);
   });
 
+  it("offers the models of every provider with a key, and of the session's own", async () => {
+    const modelsOffered = async (keyedProviders: string[]) => {
+      const { agent, ws } = await inProcessAgent([], { keyedProviders });
+      const { client } = recordingClient();
+      return client.connectWith(agent, async (ctx) => {
+        await ctx.request(acp.methods.agent.initialize, initializeParams);
+        const created = await ctx.request(acp.methods.agent.session.new, { cwd: ws.root, mcpServers: [] });
+        const model = created.configOptions?.find((option) => option.id === "model");
+        return model?.type === "select"
+          ? model.options.flatMap((option) => ("value" in option ? [option.value] : []))
+          : [];
+      });
+    };
+    const openaiOnly = await modelsOffered([]);
+    expect(openaiOnly[0]).toBe("openai:gpt-4.1");
+    expect(openaiOnly).toContain("openai:gpt-4.1-mini");
+    expect(openaiOnly.some((id) => id.startsWith("anthropic:"))).toBe(false);
+    expect(await modelsOffered(["anthropic"])).toContain("anthropic:claude-sonnet-4-5");
+  });
+
+  it("stops at once on a cancel while a permission question is open, the question answered as cancelled", async () => {
+    const { agent, ws, fake } = await inProcessAgent(
+      [
+        { tool_calls: [{ name: "write_file", arguments: { path: "notes.md", contents: "hi\n" } }] },
+        { text: "Never." },
+      ],
+      { flags: ["--approval-mode", "manual"] },
+    );
+    let asked: () => void = () => {};
+    const questionOpen = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let cancelled: () => void = () => {};
+    const cancelSent = new Promise<void>((resolve) => {
+      cancelled = resolve;
+    });
+    // As the protocol asks of a client: an open question is answered "cancelled" once the turn is.
+    const client = acp
+      .client({ name: "test-editor" })
+      .onRequest(acp.methods.client.session.requestPermission, async () => {
+        asked();
+        await cancelSent;
+        return { outcome: { outcome: "cancelled" } };
+      });
+    const stopReason = await client.connectWith(agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: ws.root,
+        mcpServers: [],
+      });
+      const prompt = ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Write it" }],
+      });
+      await questionOpen;
+      await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+      cancelled();
+      return (await prompt).stopReason;
+    });
+    expect(stopReason).toBe("cancelled");
+    expect(existsSync(join(ws.root, "notes.md"))).toBe(false);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it("leaves the file alone when the editor rejects the call", async () => {
     const { agent, ws } = await inProcessAgent(
       [

@@ -20,7 +20,13 @@ export async function closeAgents(): Promise<void> {
  */
 export async function inProcessAgent(
   turns: FakeTurn[],
-  options: { flags?: string[]; ws?: { root: string; home: string }; files?: Record<string, string> } = {},
+  options: {
+    flags?: string[];
+    ws?: { root: string; home: string };
+    files?: Record<string, string>;
+    /** The providers the agent says have a key; OpenAI's alone by default. */
+    keyedProviders?: string[];
+  } = {},
 ): Promise<{ agent: acp.AgentApp; ws: { root: string; home: string }; fake: FakeLlm }> {
   const fake = await startFakeLlm({ script: { turns } });
   opened.push(() => fake.close());
@@ -41,6 +47,7 @@ export async function inProcessAgent(
   const agent = latheAcpAgent({
     version: "test",
     providerKeyAdvice: () => undefined,
+    keyedProviders: () => new Set(options.keyedProviders ?? ["openai"]),
     listSessions: sessionLister(ws.home, { HOME: ws.home }),
     async openSession(request) {
       const made = await open(request);

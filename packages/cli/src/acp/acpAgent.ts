@@ -55,6 +55,8 @@ export interface AcpAgentDeps {
   version: string;
   /** How to set up a provider key, when none is set; undefined when one is. */
   providerKeyAdvice(): string | undefined;
+  /** The providers with a key now, whose models an editor may switch to. */
+  keyedProviders(): ReadonlySet<string>;
   /** The stored sessions, newest first: of the project in `cwd`, or all of them. */
   listSessions(
     cwd: string | undefined,
@@ -143,7 +145,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
         return {
           sessionId: opened.session.id,
           modes: await modeState(opened.session),
-          configOptions: configOptions(opened.session),
+          configOptions: configOptions(opened.session, deps.keyedProviders()),
         };
       })
       .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
@@ -159,7 +161,10 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
         for (const update of historyUpdates(opened.session.messages, opened.projectRoot, opened.toolKind))
           await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
         announceCommands(client, opened.session);
-        return { modes: await modeState(opened.session), configOptions: configOptions(opened.session) };
+        return {
+          modes: await modeState(opened.session),
+          configOptions: configOptions(opened.session, deps.keyedProviders()),
+        };
       })
       .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
         const entry = known(params.sessionId);
@@ -230,7 +235,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
             `No option ${params.configId}.`,
           );
         }
-        return { configOptions: configOptions(session) };
+        return { configOptions: configOptions(session, deps.keyedProviders()) };
       })
       .onRequest(acp.methods.agent.session.close, async ({ params }) => {
         const entry = known(params.sessionId);

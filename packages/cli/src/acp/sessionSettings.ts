@@ -52,14 +52,16 @@ const approvalModeNames: Record<ApprovalMode, string> = {
   yolo: "Never ask",
 };
 
-/** The session's settings an editor can change: its model and its approval mode. */
-export function configOptions(session: AgentSession): acp.SessionConfigOption[] {
+/**
+ * The session's settings an editor can change: its model — the catalog's models of the session's
+ * provider and of every provider with a key — and its approval mode.
+ */
+export function configOptions(session: AgentSession, keyed: ReadonlySet<string>): acp.SessionConfigOption[] {
   const current = session.modelId;
-  const provider = current.split(":")[0] ?? "";
-  // The catalog's models of the session's provider: one key and base URL serve them all.
+  const providers = new Set([current.split(":")[0] ?? "", ...keyed]);
   const models = [
     current,
-    ...[...shippedCatalog().keys()].filter((id) => id.startsWith(`${provider}:`) && id !== current),
+    ...[...shippedCatalog().keys()].filter((id) => providers.has(id.split(":")[0] ?? "") && id !== current),
   ];
   return [
     {
