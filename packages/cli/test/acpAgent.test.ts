@@ -11,6 +11,7 @@ import {
   closeAgents,
   initializeParams,
   inProcessAgent,
+  openSession,
   promptOnce,
   recordingClient,
 } from "./acpHarness.js";
@@ -182,11 +183,7 @@ describe("lathe acp, against the SDK's own client in this process", () => {
         return { outcome: { outcome: "cancelled" } };
       });
     const stopReason = await client.connectWith(agent, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, initializeParams);
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: ws.root,
-        mcpServers: [],
-      });
+      const sessionId = await openSession(ctx, ws.root);
       const prompt = ctx.request(acp.methods.agent.session.prompt, {
         sessionId,
         prompt: [{ type: "text", text: "Write it" }],
@@ -217,18 +214,9 @@ describe("lathe acp, against the SDK's own client in this process", () => {
   it("ends a prompt the model refused with the refusal stop reason", async () => {
     const { agent, ws } = await inProcessAgent([{ text: "I can't help with that.", refused: true }]);
     const { client, updates } = recordingClient();
-    const stopReason = await client.connectWith(agent, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, initializeParams);
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: ws.root,
-        mcpServers: [],
-      });
-      const done = await ctx.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: "text", text: "Something it declines" }],
-      });
-      return done.stopReason;
-    });
+    const { stopReason } = await client.connectWith(agent, (ctx) =>
+      promptOnce(ctx, ws.root, "Something it declines"),
+    );
     expect(stopReason).toBe("refusal");
     expect(answerText(updates)).toBe("I can't help with that.");
   });
@@ -240,11 +228,7 @@ describe("lathe acp, against the SDK's own client in this process", () => {
     ]);
     const { client, updates } = recordingClient();
     await client.connectWith(agent, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, initializeParams);
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: ws.root,
-        mcpServers: [],
-      });
+      const sessionId = await openSession(ctx, ws.root);
       const prompt = (text: string) =>
         ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
       const first = prompt("Talk slowly");
@@ -343,11 +327,7 @@ describe("lathe acp over stdio", () => {
         updates.push(params.update);
       });
     const stopped = await client.connectWith(stream, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, initializeParams);
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: ws.root,
-        mcpServers: [],
-      });
+      const sessionId = await openSession(ctx, ws.root);
       const prompt = ctx.request(acp.methods.agent.session.prompt, {
         sessionId,
         prompt: [{ type: "text", text: "Talk slowly" }],

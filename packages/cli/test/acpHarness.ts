@@ -81,12 +81,28 @@ export const initializeParams: acp.InitializeRequest = {
   clientCapabilities: {},
 };
 
-/** The handshake, a session in `cwd`, and one prompt to it, run to its end. */
-export async function promptOnce(ctx: acp.ClientContext, cwd: string, text: string): Promise<string> {
+/** The handshake and a new session in `cwd`: its id. */
+export async function openSession(ctx: acp.ClientContext, cwd: string): Promise<string> {
   await ctx.request(acp.methods.agent.initialize, initializeParams);
   const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
-  await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
   return sessionId;
+}
+
+/**
+ * The handshake (with the client's capabilities), a session in `cwd`, and one prompt to it, run
+ * to its end: the session and how the prompt ended.
+ */
+export async function promptOnce(
+  ctx: acp.ClientContext,
+  cwd: string,
+  prompt: string | acp.ContentBlock[],
+  clientCapabilities: acp.ClientCapabilities = {},
+): Promise<{ sessionId: string; stopReason: acp.StopReason }> {
+  await ctx.request(acp.methods.agent.initialize, { ...initializeParams, clientCapabilities });
+  const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+  const blocks: acp.ContentBlock[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
+  const { stopReason } = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks });
+  return { sessionId, stopReason };
 }
 
 /** The text of the answer's chunks, in order. */

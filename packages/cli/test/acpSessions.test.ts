@@ -44,7 +44,7 @@ describe("session/load", () => {
       { text: "Renamed it." },
     ]);
     const before = recordingClient();
-    const sessionId = await before.client.connectWith(first.agent, (ctx) =>
+    const { sessionId } = await before.client.connectWith(first.agent, (ctx) =>
       promptOnce(ctx, first.ws.root, "Rename the project"),
     );
 
@@ -171,20 +171,9 @@ describe("what the editor brings", () => {
         asked.push(params.path);
         return { content: "# A project\nTyped but not saved\n" };
       });
-    await client.connectWith(agent, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, {
-        ...initializeParams,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: false } },
-      });
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: ws.root,
-        mcpServers: [],
-      });
-      await ctx.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: "text", text: "Read" }],
-      });
-    });
+    await client.connectWith(agent, (ctx) =>
+      promptOnce(ctx, ws.root, "Read", { fs: { readTextFile: true, writeTextFile: false } }),
+    );
     // Only the path the guard let through was put to the editor.
     expect(asked).toEqual([join(ws.root, "README.md")]);
     const results = sentRequests(fake)[1]?.messages ?? "";
@@ -202,20 +191,9 @@ describe("what the editor brings", () => {
     const client = acp
       .client({ name: "test-editor" })
       .onRequest(acp.methods.client.fs.readTextFile, () => ({ content: "# A project\n" }));
-    await client.connectWith(agent, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, {
-        ...initializeParams,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: false } },
-      });
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: ws.root,
-        mcpServers: [],
-      });
-      await ctx.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: "text", text: "Read" }],
-      });
-    });
+    await client.connectWith(agent, (ctx) =>
+      promptOnce(ctx, ws.root, "Read", { fs: { readTextFile: true, writeTextFile: false } }),
+    );
     expect(sentRequests(fake)[1]?.messages).not.toContain("not saved to disk");
   });
 
@@ -234,20 +212,9 @@ describe("what the editor brings", () => {
         written.push({ path: params.path, content: params.content });
         return {};
       });
-    await client.connectWith(agent, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, {
-        ...initializeParams,
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: true } },
-      });
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: ws.root,
-        mcpServers: [],
-      });
-      await ctx.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: "text", text: "Write" }],
-      });
-    });
+    await client.connectWith(agent, (ctx) =>
+      promptOnce(ctx, ws.root, "Write", { fs: { readTextFile: false, writeTextFile: true } }),
+    );
     expect(written).toEqual([{ path: join(ws.root, "notes.md"), content: "hi\n" }]);
     // This editor kept the text in its buffer only: Lathe saved it.
     expect(readFileSync(join(ws.root, "notes.md"), "utf8")).toBe("hi\n");
@@ -257,23 +224,15 @@ describe("what the editor brings", () => {
     const { agent, ws, fake } = await inProcessAgent([{ text: "I see it." }]);
     const pixel = Buffer.from("89504e470d0a1a0a", "hex").toString("base64");
     const { client } = recordingClient();
-    await client.connectWith(agent, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, initializeParams);
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: ws.root,
-        mcpServers: [],
-      });
-      await ctx.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [
-          { type: "text", text: "What is wrong here?" },
-          { type: "image", mimeType: "image/png", data: pixel },
-          { type: "resource_link", uri: `file://${join(ws.root, "README.md")}`, name: "README.md" },
-          { type: "resource_link", uri: "file:///etc/hostname", name: "hostname" },
-          { type: "resource", resource: { uri: "file:///src/a.ts#L1-2", text: "const selected = true;" } },
-        ],
-      });
-    });
+    await client.connectWith(agent, (ctx) =>
+      promptOnce(ctx, ws.root, [
+        { type: "text", text: "What is wrong here?" },
+        { type: "image", mimeType: "image/png", data: pixel },
+        { type: "resource_link", uri: `file://${join(ws.root, "README.md")}`, name: "README.md" },
+        { type: "resource_link", uri: "file:///etc/hostname", name: "hostname" },
+        { type: "resource", resource: { uri: "file:///src/a.ts#L1-2", text: "const selected = true;" } },
+      ]),
+    );
     const [request] = fake.requests.map(
       (recorded) => recorded.body as { messages: { role: string; content: unknown }[] },
     );
@@ -383,18 +342,8 @@ describe("what the editor is told", () => {
   it("runs /compact itself, without a model request for the prompt", async () => {
     const { agent, ws, fake } = await inProcessAgent([]);
     const { client } = recordingClient();
-    await client.connectWith(agent, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, initializeParams);
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: ws.root,
-        mcpServers: [],
-      });
-      const done = await ctx.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: "text", text: "/compact" }],
-      });
-      expect(done.stopReason).toBe("end_turn");
-    });
+    const { stopReason } = await client.connectWith(agent, (ctx) => promptOnce(ctx, ws.root, "/compact"));
+    expect(stopReason).toBe("end_turn");
     // Nothing to compact yet: nothing is sent at all.
     expect(fake.requests).toEqual([]);
   });

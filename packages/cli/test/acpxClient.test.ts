@@ -141,6 +141,13 @@ function updates(run: AcpxRun): Record<string, unknown>[] {
   return calls(run, "session/update").map((message) => message.params?.update as Record<string, unknown>);
 }
 
+/** The last tool call update of the transcript: how its last call ended. */
+function lastCallUpdate(run: AcpxRun): Record<string, unknown> | undefined {
+  return updates(run)
+    .filter((update) => update.sessionUpdate === "tool_call_update")
+    .at(-1);
+}
+
 /** How the transcript's prompt ended, as the agent said it. */
 function stopReasons(run: AcpxRun): unknown[] {
   return run.messages.flatMap((message) =>
@@ -316,11 +323,7 @@ describe.skipIf(!acpxRunsHere())("lathe acp driven by acpx, a client nobody here
       outcome: { outcome: "selected", optionId: "allow_once" },
     });
     expect(readFileSync(join(h.ws.root, "notes.md"), "utf8")).toBe("hi\n");
-    expect(
-      updates(run)
-        .filter((update) => update.sessionUpdate === "tool_call_update")
-        .at(-1),
-    ).toMatchObject({
+    expect(lastCallUpdate(run)).toMatchObject({
       status: "completed",
       content: expect.arrayContaining([
         { type: "diff", path: join(h.ws.root, "notes.md"), oldText: null, newText: "hi\n" },
@@ -399,11 +402,7 @@ describe.skipIf(!acpxRunsHere())("lathe acp driven by acpx, a client nobody here
     expect(stopReasons(run), output(run)).toEqual(["cancelled"]);
     expect(await processGoneWithin(sleepPid, 3000)).toBe(true);
     expect(processesRunning(command)).toEqual([]);
-    expect(
-      updates(run)
-        .filter((update) => update.sessionUpdate === "tool_call_update")
-        .at(-1),
-    ).toMatchObject({
+    expect(lastCallUpdate(run)).toMatchObject({
       status: "failed",
     });
     // Cancelled, the run does not go back to the model.
@@ -506,11 +505,7 @@ describe.skipIf(!acpxRunsHere())("lathe acp driven by acpx, a client nobody here
     expect(run.code, output(run)).toBe(0);
     expect(calls(run, "session/new")[0]?.params).toMatchObject({ mcpServers: [{ name: "testbed" }] });
     expect(offeredTools(h.fake.requests[0])).toContain("mcp__testbed__echo");
-    expect(
-      updates(run)
-        .filter((update) => update.sessionUpdate === "tool_call_update")
-        .at(-1),
-    ).toMatchObject({
+    expect(lastCallUpdate(run)).toMatchObject({
       status: "completed",
     });
     expect(conversation(h.fake.requests[1])).toEqual(
