@@ -198,6 +198,27 @@ describe("lathe acp, against the SDK's own client in this process", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it("closes a session: it is gone from the connection and stays stored", async () => {
+    const { agent, ws } = await inProcessAgent([{ text: "Kept." }]);
+    const { client } = recordingClient();
+    await client.connectWith(agent, async (ctx) => {
+      const { sessionId } = await promptOnce(ctx, ws.root, "Keep this");
+      expect(await ctx.request(acp.methods.agent.session.close, { sessionId })).toEqual({});
+      await expect(
+        ctx.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: "text", text: "More" }],
+        }),
+      ).rejects.toMatchObject({ code: -32002 });
+      // Closing it again leaves the same end state: ACP's not-found, which clients take as done.
+      expect(await ctx.request(acp.methods.agent.session.close, { sessionId })).toEqual({});
+      const listed = await ctx.request(acp.methods.agent.session.list, { cwd: ws.root });
+      expect(listed.sessions.map((session) => session.sessionId)).toEqual([sessionId]);
+      // An editor may authenticate whenever it likes: keys are read as sessions open.
+      expect(await ctx.request(acp.methods.agent.authenticate, { methodId: "provider-key" })).toEqual({});
+    });
+  });
+
   it("leaves the file alone when the editor rejects the call", async () => {
     const { agent, ws } = await inProcessAgent(
       [
