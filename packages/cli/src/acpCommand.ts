@@ -65,8 +65,13 @@ const providerKeyHelp =
 /** Opens each editor's session through the engine set-up every face uses, in the folder it names. */
 export function sessionOpener(inputs: Omit<EngineInputs, "requestApproval">): AcpAgentDeps["openSession"] {
   return async (request) => {
+    const warnings: string[] = [];
     const engine = await setUpEngine({
       ...inputs,
+      warn: (message) => {
+        warnings.push(message);
+        inputs.warn?.(message);
+      },
       args: { ...inputs.args, cwd: request.cwd, resume: request.resume },
       requestApproval: request.requestApproval,
       extraMcpServers: request.mcpServers,
@@ -79,7 +84,7 @@ export function sessionOpener(inputs: Omit<EngineInputs, "requestApproval">): Ac
         reason: openingFailure(engine.kind, engine.error.code),
       };
     const { session, projectRoot, toolKind, modelFor, close } = engine;
-    return { ok: true, value: { session, projectRoot, toolKind, modelFor, close } };
+    return { ok: true, value: { session, projectRoot, toolKind, modelFor, close, warnings } };
   };
 }
 

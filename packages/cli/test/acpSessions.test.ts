@@ -272,6 +272,25 @@ describe("what the editor brings", () => {
   });
 });
 
+describe("an untrusted folder", () => {
+  it("tells the editor which project files were left out, and how to trust the folder", async () => {
+    const { agent, ws, fake } = await inProcessAgent([{ text: "Hi." }], {
+      files: {
+        ".lathe/mcp.json": JSON.stringify({ mcpServers: { planted: { command: "touch", args: ["x"] } } }),
+      },
+    });
+    const { client, updates } = recordingClient();
+    await client.connectWith(agent, (ctx) => promptOnce(ctx, ws.root, "Hello"));
+    const notices = updates.flatMap((update) => (update.sessionUpdate === "notice" ? [update] : []));
+    expect(notices).toEqual([
+      expect.objectContaining({ severity: "warning", title: expect.stringContaining("is not trusted") }),
+    ]);
+    expect(notices[0]?.title).toContain(".lathe/mcp.json");
+    // Left out indeed: the planted server's tools were never offered.
+    expect(sentRequests(fake)[0]?.tools.some((name) => name.startsWith("mcp__planted"))).toBe(false);
+  });
+});
+
 describe("modes", () => {
   it("offers the user's agents as modes: their instructions and their tools alone, until a mode of Lathe's", async () => {
     const { agent, ws, fake } = await inProcessAgent([{ text: "Reviewed." }, { text: "Back." }], {

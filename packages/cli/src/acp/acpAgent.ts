@@ -27,6 +27,8 @@ export interface OpenedSession {
   session: AgentSession;
   /** The project folder, realpath'd: where the tools' relative paths start. */
   projectRoot: string;
+  /** What opening it had to say that the user should know (project files ignored in an untrusted folder). */
+  warnings: readonly string[];
   /** The kind of one of the session's tools, for the editor's icons. */
   toolKind(name: string): ToolKind | undefined;
   /** A client for another model, set up as the session's, or why there is none. */
@@ -141,7 +143,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
       .onRequest(acp.methods.agent.authenticate, () => ({}))
       .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
         const { opened } = await open(params, client);
-        announceCommands(client, opened.session);
+        announceCommands(client, opened);
         return {
           sessionId: opened.session.id,
           modes: await modeState(opened.session),
@@ -160,7 +162,7 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
         // The replay goes out before the answer: the editor shows the conversation, then it is ready.
         for (const update of historyUpdates(opened.session.messages, opened.projectRoot, opened.toolKind))
           await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
-        announceCommands(client, opened.session);
+        announceCommands(client, opened);
         return {
           modes: await modeState(opened.session),
           configOptions: configOptions(opened.session, deps.keyedProviders()),
@@ -247,14 +249,23 @@ export function latheAcpAgent(deps: AcpAgentDeps): acp.AgentApp {
 }
 
 /**
- * Tells the editor the session's slash commands. Not awaited: it goes out after the answer that
- * names the session, which the editor needs first.
+ * Tells the editor the session's slash commands, and what opening it had to say. Not awaited: it
+ * goes out after the answer that names the session, which the editor needs first.
  */
-function announceCommands(client: acp.AgentContext, session: AgentSession): void {
+function announceCommands(client: acp.AgentContext, opened: OpenedSession): void {
+  const sessionId = opened.session.id;
   void client.notify(acp.methods.client.session.update, {
-    sessionId: session.id,
-    update: { sessionUpdate: "available_commands_update", availableCommands: availableCommands(session) },
+    sessionId,
+    update: {
+      sessionUpdate: "available_commands_update",
+      availableCommands: availableCommands(opened.session),
+    },
   });
+  for (const warning of opened.warnings)
+    void client.notify(acp.methods.client.session.update, {
+      sessionId,
+      update: { sessionUpdate: "notice", severity: "warning", title: warning },
+    });
 }
 
 /** The protocol's error for a session that could not be opened. */

@@ -82,6 +82,8 @@ export function liveUpdate(event: LatheEvent, source: UpdateSource): acp.Session
         size: source.contextWindow(),
         cost: { amount: event.total.costUsd, currency: "USD" },
       };
+    case "notice":
+      return { sessionUpdate: "notice", severity: event.level, title: event.message };
     case "todos":
       return {
         sessionUpdate: "plan",
