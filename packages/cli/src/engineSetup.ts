@@ -186,6 +186,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     await persistence.value.close();
     return { ok: false, kind: "usage", error: resumed.error };
   }
+  const model = resumedModel(resumed.session, args.model, client.client, clientWithFlags, inputs.warn);
   const registry = tools.registry;
   const summarizer = settings.fastModel ? fastModelClient(settings.fastModel, inputs) : undefined;
   const { codeIndex: indexCode = true, ...contextSettings } = settings.context ?? {};
@@ -226,7 +227,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     approvalTimeoutMs: settings.approvalTimeoutSeconds ? settings.approvalTimeoutSeconds * 1000 : undefined,
     projectRoot: projectRoot.path,
     latheHome: inputs.latheHome,
-    model: client.client,
+    model,
     tools: registry,
     mcp: tools.mcp,
     mode: args.mode ?? settings.mode,
@@ -244,7 +245,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     ok: true,
     session,
     projectRoot: projectRoot.path,
-    modelId,
+    modelId: model.modelId,
     persistence: persistence.value,
     checkpointsOff: persistence.value.checkpointsOff,
     mcpServers: () => tools.mcpServers(),
@@ -260,6 +261,27 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
       await persistence.value.close();
     },
   };
+}
+
+/**
+ * The model a resumed session goes on with: the one it last used, unless `--model` names another
+ * or that one cannot be reached now (then the configured one, and why).
+ */
+function resumedModel(
+  session: SessionInfo | undefined,
+  flagModel: string | undefined,
+  configured: ModelClient,
+  clientWith: (id: string) => ReturnType<typeof createModelClient>,
+  warn: ((message: string) => void) | undefined,
+): ModelClient {
+  if (!session || flagModel !== undefined || session.model === configured.modelId || session.model === "")
+    return configured;
+  const last = clientWith(session.model);
+  if (last.ok) return last.client;
+  warn?.(
+    `the session last used ${session.model}, which is not available now (${last.error.message}); going on with ${configured.modelId}`,
+  );
+  return configured;
 }
 
 /** Closes persistence opened for a set-up that failed after it. */

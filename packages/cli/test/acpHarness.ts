@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
 import { latheAcpAgent } from "../src/acp/acpAgent.js";
@@ -26,15 +28,22 @@ export async function inProcessAgent(
     files?: Record<string, string>;
     /** The providers the agent says have a key; OpenAI's alone by default. */
     keyedProviders?: string[];
+    /** The model comes from the user's settings, not from `--model` (which would override a session's own). */
+    modelInSettings?: boolean;
   } = {},
 ): Promise<{ agent: acp.AgentApp; ws: { root: string; home: string }; fake: FakeLlm }> {
   const fake = await startFakeLlm({ script: { turns } });
   opened.push(() => fake.close());
   const ws = options.ws ?? (await makeWorkspace({ "README.md": "# A project\n", ...options.files }));
-  const parsed = parseCliArgs(
-    ["--model", "openai:gpt-4.1", "--base-url", `${fake.url}/v1`, ...(options.flags ?? [])],
-    ws.root,
-  );
+  if (options.modelInSettings)
+    writeFileSync(
+      join(ws.home, "settings.json"),
+      JSON.stringify({ model: "openai:gpt-4.1", baseUrls: { openai: `${fake.url}/v1` } }),
+    );
+  const modelFlags = options.modelInSettings
+    ? []
+    : ["--model", "openai:gpt-4.1", "--base-url", `${fake.url}/v1`];
+  const parsed = parseCliArgs([...modelFlags, ...(options.flags ?? [])], ws.root);
   if (!parsed.ok) throw new Error(parsed.message);
   const settings = loadUserSettings(ws.home);
   if (!settings.ok) throw new Error(settings.message);

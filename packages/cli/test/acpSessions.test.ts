@@ -117,6 +117,38 @@ describe("session/load", () => {
     expect(resumed?.messages).toContain("Are you there?");
   });
 
+  it("goes on with the model the session last used", async () => {
+    const first = await inProcessAgent([{ text: "One." }]);
+    const before = recordingClient();
+    const sessionId = await before.client.connectWith(first.agent, async (ctx) => {
+      const { sessionId } = await promptOnce(ctx, first.ws.root, "One");
+      await ctx.request(acp.methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: "model",
+        value: "openai:gpt-4.1-mini",
+      });
+      return sessionId;
+    });
+    const second = await inProcessAgent([{ text: "Two." }], { ws: first.ws, modelInSettings: true });
+    const after = recordingClient();
+    await after.client.connectWith(second.agent, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, initializeParams);
+      const loaded = await ctx.request(acp.methods.agent.session.load, {
+        sessionId,
+        cwd: first.ws.root,
+        mcpServers: [],
+      });
+      expect(loaded?.configOptions?.[0]).toMatchObject({ id: "model", currentValue: "openai:gpt-4.1-mini" });
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Two" }],
+      });
+    });
+    expect(second.fake.requests.map((request) => (request.body as { model: string }).model)).toEqual([
+      "gpt-4.1-mini",
+    ]);
+  });
+
   it("answers the load of a session that is not stored with the protocol's error", async () => {
     const { agent, ws } = await inProcessAgent([]);
     const { client } = recordingClient();

@@ -261,6 +261,7 @@ export class AgentSession {
   setModel(model: ModelClient): void {
     this.model = model;
     this.context.setModel(model);
+    this.storage.write((store) => store.setSessionModel(this.id, model.modelId));
   }
 
   get modelId(): string {

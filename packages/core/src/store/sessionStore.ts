@@ -283,6 +283,11 @@ export class SessionStore {
     }));
   }
 
+  /** The model the session went on with (a switch mid-session), so it resumes on that one. */
+  setSessionModel(sessionId: string, model: string): void {
+    this.sql("UPDATE sessions SET model = ? WHERE id = ?").run(model, sessionId);
+  }
+
   rename(sessionId: string, title: string): void {
     this.sql("UPDATE sessions SET title = ? WHERE id = ?").run(this.redact(title), sessionId);
   }
