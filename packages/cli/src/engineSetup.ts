@@ -237,7 +237,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     shell: env.SHELL,
     editorBuffers: inputs.editorBuffers,
   });
-  if (gitSummary) session.context.useGitSummaryReadAhead(gitSummary);
+  if (gitSummary) session.context.acceptGitSummaryReadAhead(gitSummary);
   for (const problem of await session.context.loadRules())
     inputs.warn?.(`rules: ${problem.file}: ${problem.message}`);
   const stopTracing = persistence.value.trace(session);

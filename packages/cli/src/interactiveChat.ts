@@ -8,6 +8,7 @@ import type {
 } from "@lathe/core";
 import { errorInfo } from "@lathe/protocol";
 import { textOutput } from "./output/textOutput.js";
+import type { TerminalSetup } from "./terminalUi/terminalChat.js";
 import { gatedFilesText, trustReply } from "./trustReply.js";
 
 /**
@@ -71,7 +72,8 @@ export class InteractiveChat {
     return { ok: true, answers };
   };
 
-  async run(session: AgentSession, banner: string): Promise<number> {
+  /** The plain chat switches nothing mid-session: it takes the set-up only to run like the terminal UI. */
+  async run(session: AgentSession, banner: string, _setup?: TerminalSetup): Promise<number> {
     this.session = session;
     process.stdout.write(`${banner}\nType a task; /compact [focus] shortens the context; /exit quits.\n`);
     let running = false;

@@ -17,7 +17,9 @@ import { latheHomeFrom } from "./latheHome.js";
 import { watchLauncher } from "./launcherWatch.js";
 import { type ClosableOutput, closableOutput } from "./output/closableOutput.js";
 import { streamJsonOutput } from "./output/streamJsonOutput.js";
+import { restartWithoutImage, startedFromImage } from "./startupImage.js";
 import type { CommandIo } from "./subcommandArgs.js";
+import { TerminalChat } from "./terminalUi/terminalChat.js";
 import { loadUserSettings } from "./userSettings.js";
 import { keepWasmOnBaselineCompiler } from "./wasmTiering.js";
 
@@ -86,7 +88,10 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
   // The chat waits for its user anyway: its probe overlaps the engine's set-up. A headless run
   // probes only when the model calls a tool (below), off the path of its first request.
   if (!headless && sandboxMode !== "off") void detectSandbox();
-  const chat = headless ? undefined : new InteractiveChat();
+  // A terminal on both ends gets the terminal UI; typed input with piped output, the plain chat.
+  const terminalUi = !headless && process.stdout.isTTY === true;
+  if (terminalUi && startedFromImage()) restartWithoutImage(argv);
+  const chat = headless ? undefined : terminalUi ? new TerminalChat() : new InteractiveChat();
   if (args.ignoredFlags.length > 0)
     stderr(
       `lathe: accepted and ignored (Claude Code flags Lathe has no use for): ${args.ignoredFlags.join(", ")}\n`,
@@ -117,7 +122,11 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
   if (chat) await noticeMissingSandbox(sandboxMode, stderr);
   const probed = chat ? undefined : probeSandboxAtFirstToolCall(engine.session, sandboxMode, stderr);
   const code = chat
-    ? await chat.run(engine.session, `lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`)
+    ? await chat.run(
+        engine.session,
+        `lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`,
+        engine,
+      )
     : sdk
       ? await runStreamJsonInput(engine, args, sdk, output)
       : await runPrompt(engine, args, output);

@@ -241,7 +241,9 @@ describe.skipIf(noBrowser)(
       await waitForRunState(page, "idle");
       expect(await page.getByTestId("todo-progress").textContent()).toBe("3/3");
       expect(
-        await page.getByTestId("todo").evaluateAll((items) => items.map((item) => item.dataset.status)),
+        await page
+          .getByTestId("todo")
+          .evaluateAll((items) => (items as unknown as PageElement[]).map((item) => item.dataset.status)),
       ).toEqual(["completed", "completed", "completed"]);
       expect(await progress.recorded()).toEqual(["0/3", "1/3", "2/3", "3/3"]);
       expect(await page.locator('[data-testid="tool-card"][data-state="completed"]').count()).toBe(4);
@@ -314,7 +316,9 @@ describe.skipIf(noBrowser)(
       expect(await userTexts(page)).toEqual(["Make it two"]);
       expect(await texts(page.getByTestId("assistant-message"))).toEqual(["Changed to two."]);
       expect(
-        await page.getByTestId("tool-card").evaluateAll((cards) => cards.map((card) => card.dataset.tool)),
+        await page
+          .getByTestId("tool-card")
+          .evaluateAll((cards) => (cards as unknown as PageElement[]).map((card) => card.dataset.tool)),
       ).toEqual(["read_file", "edit_file"]);
       // The reopened session's stored message can still be restored.
       await page.getByTestId("user-message").first().getByTestId("restore-checkpoint").waitFor();
@@ -410,7 +414,9 @@ describe.skipIf(noBrowser)(
       await page.getByTestId("tab-trace").click();
       const spans = page.getByTestId("trace-span");
       await spans.first().waitFor();
-      const names = await spans.evaluateAll((rows) => rows.map((row) => row.dataset.name));
+      const names = await spans.evaluateAll((rows) =>
+        (rows as unknown as PageElement[]).map((row) => row.dataset.name),
+      );
       expect(names.filter((name) => name === "run")).toHaveLength(1);
       expect(names.filter((name) => name === "turn")).toHaveLength(2);
       expect(names.filter((name) => name === "llm_call")).toHaveLength(2);
@@ -879,10 +885,23 @@ describe.skipIf(noBrowser)(
   },
 );
 
+/**
+ * What the tests read of the page's elements, inside the page. This program has no DOM types
+ * (only the empty ones React's types declare), so the elements are described here; a cast, not a
+ * function, since the callbacks of `evaluateAll` run in the page.
+ */
+interface PageElement {
+  dataset: Record<string, string | undefined>;
+  textContent: string | null;
+  lastElementChild: PageElement | null;
+  cloneNode(deep: boolean): PageElement;
+  querySelectorAll(selector: string): Iterable<{ remove(): void }>;
+}
+
 /** The text of each user message, without its restore button. */
 async function userTexts(page: Page): Promise<string[]> {
   return page.getByTestId("user-message").evaluateAll((elements) =>
-    elements.map((element) => {
+    (elements as unknown as PageElement[]).map((element) => {
       const copy = element.cloneNode(true);
       for (const button of copy.querySelectorAll('[data-testid="restore-checkpoint"]')) button.remove();
       return (copy.textContent ?? "").trim();
@@ -893,7 +912,7 @@ async function userTexts(page: Page): Promise<string[]> {
 /** The code of each diff line: its last cell's text without the +/- sign shown before it. */
 async function diffLines(lines: Locator): Promise<string[]> {
   const cells = await lines.evaluateAll((rows) =>
-    rows.map((row) => (row.lastElementChild ?? row).textContent ?? ""),
+    (rows as unknown as PageElement[]).map((row) => (row.lastElementChild ?? row).textContent ?? ""),
   );
   return cells.map((text) => text.replace(/^[-+]/, ""));
 }

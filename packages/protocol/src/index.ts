@@ -6,3 +6,4 @@ export * from "./mentionKinds.js";
 export * from "./messages.js";
 export * from "./serverApi.js";
 export * from "./spans.js";
+export * from "./toolSummary.js";

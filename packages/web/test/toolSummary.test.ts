@@ -1,6 +1,6 @@
+import { summarizeToolCall } from "@lathe/protocol";
 import { describe, expect, it } from "vitest";
 import { envelopeFiles, reportedDiffFiles, toolDiffFiles } from "../src/chat/toolDiff.js";
-import { summarizeToolCall } from "../src/chat/toolSummary.js";
 import { parseDiffFile } from "../src/render/index.js";
 
 describe("tool card summaries", () => {

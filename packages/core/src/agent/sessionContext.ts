@@ -166,7 +166,7 @@ export class SessionContext {
    * headless run reads it while it sets up): that run's prompt awaits it instead of starting git
    * then. Later runs read git again.
    */
-  useGitSummaryReadAhead(summary: Promise<GitFacts | undefined>): void {
+  acceptGitSummaryReadAhead(summary: Promise<GitFacts | undefined>): void {
     this.gitSummaryAhead = summary;
   }
 

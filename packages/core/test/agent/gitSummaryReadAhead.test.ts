@@ -48,7 +48,7 @@ describe("a git summary read ahead", () => {
     const readingGit = await session(["ok"]);
     const readAhead = await session(["ok"]);
 
-    readAhead.session.context.useGitSummaryReadAhead(readGitSummary(repository));
+    readAhead.session.context.acceptGitSummaryReadAhead(readGitSummary(repository));
     await readAhead.session.send("hello");
     await readingGit.session.send("hello");
 
@@ -65,7 +65,7 @@ describe("a git summary read ahead", () => {
     commit("beta.txt", "Add the beta file");
     const scripted = await session(["one", "two"]);
 
-    scripted.session.context.useGitSummaryReadAhead(summary);
+    scripted.session.context.acceptGitSummaryReadAhead(summary);
     await scripted.session.send("first");
     await scripted.session.send("second");
 

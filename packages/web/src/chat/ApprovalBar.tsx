@@ -1,6 +1,6 @@
 import type { PendingApproval } from "@lathe/protocol";
+import { summarizeToolCall } from "@lathe/protocol";
 import { approvalModeExplanations, approvalModeNames } from "../approvalModes.js";
-import { summarizeToolCall } from "./toolSummary.js";
 
 /** Shown while approvals wait: answer them all at once, or change the policy for what follows. */
 export function ApprovalBar({

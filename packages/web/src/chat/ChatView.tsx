@@ -1,3 +1,4 @@
+import { summarizeToolCall } from "@lathe/protocol";
 import { useCallback, useEffect, useLayoutEffect, useRef } from "react";
 import { type ApprovalScope, api } from "../api/httpApi.js";
 import { useSessionStore } from "../state/sessionStore.js";
@@ -11,7 +12,6 @@ import { QuestionCard } from "./QuestionCard.js";
 import { SubAgentCard } from "./SubAgentCard.js";
 import { TodoPanel } from "./TodoPanel.js";
 import { ToolCallCard } from "./ToolCallCard.js";
-import { summarizeToolCall } from "./toolSummary.js";
 
 export interface ChatViewProps {
   projectRoot: string;

@@ -1,7 +1,7 @@
+import { summarizeToolCall } from "@lathe/protocol";
 import { memo, useState } from "react";
 import { formatDuration } from "../displayFormat.js";
 import type { SubagentItem, SubagentStep } from "../state/sessionView.js";
-import { summarizeToolCall } from "./toolSummary.js";
 
 /**
  * A sub-agent started by `task`: what it is doing while it runs, what it cost when done, and, on

@@ -1,10 +1,10 @@
+import { summarizeToolCall } from "@lathe/protocol";
 import { memo, useState } from "react";
 import type { ApprovalScope } from "../api/httpApi.js";
 import { formatDuration } from "../displayFormat.js";
 import { AnsiOutput, DiffView, MarkdownView } from "../render/index.js";
 import type { CardState, ToolItem } from "../state/sessionView.js";
 import { reportedDiffFiles, toolDiffFiles } from "./toolDiff.js";
-import { summarizeToolCall } from "./toolSummary.js";
 
 const stateLabels: Record<CardState, string> = {
   streaming: "Preparing",

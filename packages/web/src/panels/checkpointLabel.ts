@@ -1,5 +1,5 @@
 import type { CheckpointSummary } from "@lathe/protocol";
-import { shorten, summarizeToolCall } from "../chat/toolSummary.js";
+import { shorten, summarizeToolCall } from "@lathe/protocol";
 import type { ChatItem } from "../state/sessionView.js";
 
 const fallbackLabels: Record<CheckpointSummary["reason"], string> = {

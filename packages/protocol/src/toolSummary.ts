@@ -1,6 +1,7 @@
-import { envelopeFiles } from "./toolDiff.js";
-
-/** One-line summaries of tool calls for collapsed cards ("Editing src/a.ts (replacing ~12 lines)"). */
+/**
+ * One-line summaries of tool calls, the same in every face: the web UI's collapsed cards, the
+ * terminal UI's lines ("Editing src/a.ts (replacing ~12 lines)").
+ */
 
 type Args = Record<string, unknown>;
 
@@ -9,6 +10,11 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
 export function lineCount(value: string): number {
   if (value === "") return 0;
   return value.split("\n").length - (value.endsWith("\n") ? 1 : 0);
+}
+
+/** The files an apply_patch envelope names, in order. */
+function patchedPaths(patch: string): string[] {
+  return [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((match) => match[1]!.trim());
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
@@ -37,7 +43,7 @@ const summarizers: Record<string, (args: Args) => string | undefined> = {
     return path ? `Writing ${path} (${plural(lineCount(text(args.contents) ?? ""), "line")})` : undefined;
   },
   apply_patch(args) {
-    const paths = envelopeFiles(text(args.patch) ?? "").map((file) => file.path);
+    const paths = patchedPaths(text(args.patch) ?? "");
     if (paths.length === 1) return `Patching ${paths[0]}`;
     return `Patching ${plural(paths.length, "file")}`;
   },

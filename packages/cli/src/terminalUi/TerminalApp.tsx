@@ -1,0 +1,232 @@
+import { Box, type Key, Static, Text, useInput } from "ink";
+import { useState, useSyncExternalStore } from "react";
+import { callTarget } from "./approvalDetail.js";
+import { LiveTurn, TranscriptItemView } from "./TranscriptView.js";
+import type { Panel, TerminalState, TerminalView } from "./terminalState.js";
+
+/** What the keys of the terminal UI do to the session; the app itself only draws and edits text. */
+export interface TerminalControls {
+  submit(text: string): void;
+  /** Esc, or Ctrl+C during a run: stops it at once. */
+  stop(): void;
+  /** Ctrl+C at the idle prompt: the first asks for a second, which exits. */
+  interrupt(): void;
+  exit(): void;
+  cycleMode(): void;
+  busy(): boolean;
+  /** Earlier messages of this project, newest last, for Up and Down. */
+  history(): readonly string[];
+}
+
+/** The terminal UI: finished items in the scrollback, then the live turn, a panel or the input, the status. */
+export function TerminalApp({ state, controls }: { state: TerminalState; controls: TerminalControls }) {
+  const view = useSyncExternalStore(state.subscribe, state.current);
+  return (
+    <Box flexDirection="column">
+      <Static items={view.transcript.items}>
+        {(item, index) => <TranscriptItemView key={index} item={item} />}
+      </Static>
+      <LiveTurn transcript={view.transcript} />
+      {view.panel ? (
+        <PanelView panel={view.panel} state={state} />
+      ) : (
+        <PromptInput controls={controls} view={view} />
+      )}
+      <StatusLine view={view} />
+    </Box>
+  );
+}
+
+function PromptInput({ controls, view }: { controls: TerminalControls; view: TerminalView }) {
+  const [text, setText] = useState("");
+  const [back, setBack] = useState(0);
+  useInput((input, key) => {
+    if (key.ctrl && input === "c") {
+      if (controls.busy()) controls.stop();
+      else if (text !== "") setText("");
+      else controls.interrupt();
+      return;
+    }
+    if (key.ctrl && input === "d") {
+      if (text === "") controls.exit();
+      return;
+    }
+    if (key.escape) {
+      if (controls.busy()) controls.stop();
+      return;
+    }
+    if (key.tab && key.shift) {
+      controls.cycleMode();
+      return;
+    }
+    if (key.upArrow || key.downArrow) {
+      const history = controls.history();
+      const next = Math.max(0, Math.min(history.length, back + (key.upArrow ? 1 : -1)));
+      setBack(next);
+      setText(next === 0 ? "" : (history[history.length - next] ?? ""));
+      return;
+    }
+    if (key.return) {
+      // A line ending in a backslash goes on on the next line.
+      if (text.endsWith("\\")) {
+        setText(`${text.slice(0, -1)}\n`);
+        return;
+      }
+      if (text.trim() !== "") controls.submit(text.trim());
+      setText("");
+      setBack(0);
+      return;
+    }
+    if (key.backspace || key.delete) {
+      setText((current) => current.slice(0, -1));
+      return;
+    }
+    if (isTyped(input, key)) setText((current) => current + input);
+  });
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text>
+        <Text color="cyan">› </Text>
+        {text}
+        <Text inverse> </Text>
+      </Text>
+      {view.hint ? <Text dimColor>{view.hint}</Text> : null}
+    </Box>
+  );
+}
+
+/** Printable input: what the user typed or pasted, not a key that does something else. */
+function isTyped(input: string, key: Key): boolean {
+  return input !== "" && !key.ctrl && !key.meta && !key.tab;
+}
+
+function PanelView({ panel, state }: { panel: Panel; state: TerminalState }) {
+  switch (panel.kind) {
+    case "approval":
+      return <ApprovalPanel panel={panel} state={state} />;
+    case "question":
+      return <QuestionPanel panel={panel} state={state} />;
+    case "trust":
+      return <TrustPanel panel={panel} state={state} />;
+  }
+}
+
+function ApprovalPanel({
+  panel,
+  state,
+}: {
+  panel: Extract<Panel, { kind: "approval" }>;
+  state: TerminalState;
+}) {
+  const [why, setWhy] = useState<string | undefined>(undefined);
+  const rules = panel.request.alwaysRules ?? [];
+  const answer = (given: Parameters<typeof panel.answer>[0]) => {
+    state.closePanel();
+    panel.answer(given);
+  };
+  useInput((input, key) => {
+    if (why !== undefined) {
+      if (key.return)
+        answer(why.trim() ? { decision: "reject", message: why.trim() } : { decision: "reject" });
+      else if (key.escape) setWhy(undefined);
+      else if (key.backspace || key.delete) setWhy(why.slice(0, -1));
+      else if (isTyped(input, key)) setWhy(why + input);
+      return;
+    }
+    if (input === "y") answer({ decision: "accept" });
+    else if (input === "a" && rules.length > 0) answer({ decision: "accept", always: "project-local" });
+    else if (input === "n" || key.escape || (key.ctrl && input === "c")) answer({ decision: "reject" });
+    else if (input === "e") setWhy("");
+  });
+  const { request } = panel;
+  return (
+    <Box flexDirection="column" marginTop={1} borderStyle="round" borderColor="yellow" paddingX={1}>
+      <Text bold>
+        Allow {request.name} {callTarget(request.arguments)}?
+      </Text>
+      <Text dimColor>
+        {request.risk} risk: {request.reason}
+      </Text>
+      <Text>{panel.detail}</Text>
+      {rules.length > 0 ? (
+        <Text dimColor>[a] saves {rules.join(", ")} in .lathe/settings.local.json</Text>
+      ) : null}
+      {why === undefined ? (
+        <Text>{`[y] yes  ${rules.length > 0 ? "[a] always  " : ""}[n] no  [e] no, and say why`}</Text>
+      ) : (
+        <Text>
+          Why not? <Text color="cyan">{why}</Text>
+          <Text inverse> </Text>
+        </Text>
+      )}
+    </Box>
+  );
+}
+
+function QuestionPanel({
+  panel,
+  state,
+}: {
+  panel: Extract<Panel, { kind: "question" }>;
+  state: TerminalState;
+}) {
+  const [choice, setChoice] = useState(0);
+  const [typed, setTyped] = useState("");
+  useInput((input, key) => {
+    if (key.upArrow) setChoice((current) => Math.max(0, current - 1));
+    else if (key.downArrow) setChoice((current) => Math.min(panel.options.length - 1, current + 1));
+    else if (key.return) {
+      const picked = typed.trim() || panel.options[choice];
+      if (picked === undefined) return;
+      state.closePanel();
+      panel.answer(picked);
+    } else if (key.backspace || key.delete) setTyped(typed.slice(0, -1));
+    else if (isTyped(input, key)) setTyped(typed + input);
+  });
+  return (
+    <Box flexDirection="column" marginTop={1} borderStyle="round" borderColor="cyan" paddingX={1}>
+      <Text bold>{panel.question}</Text>
+      {panel.options.map((option, index) => (
+        <Text key={option} color={index === choice && typed === "" ? "cyan" : undefined}>
+          {index === choice && typed === "" ? "❯ " : "  "}
+          {option}
+        </Text>
+      ))}
+      <Text>
+        {panel.options.length > 0 ? "Or type an answer: " : "Answer: "}
+        <Text color="cyan">{typed}</Text>
+        <Text inverse> </Text>
+      </Text>
+    </Box>
+  );
+}
+
+function TrustPanel({ panel, state }: { panel: Extract<Panel, { kind: "trust" }>; state: TerminalState }) {
+  useInput((input, key) => {
+    if (input !== "y" && input !== "n" && !key.return && !key.escape) return;
+    state.closePanel();
+    panel.answer(input === "y");
+  });
+  return (
+    <Box flexDirection="column" marginTop={1} borderStyle="round" borderColor="yellow" paddingX={1}>
+      <Text>{panel.text}</Text>
+      <Text bold>Trust this folder? [y] yes [n] no</Text>
+    </Box>
+  );
+}
+
+function StatusLine({ view }: { view: TerminalView }) {
+  const { status, transcript } = view;
+  if (!status) return null;
+  const parts = [
+    transcript.state === "idle" ? "ready" : transcript.state,
+    transcript.iteration ? `round ${transcript.iteration.current}/${transcript.iteration.max}` : undefined,
+    `${status.mode} · ${status.approvalMode}`,
+    status.model,
+    transcript.contextTokens !== undefined
+      ? `context ${Math.round((transcript.contextTokens / status.contextWindow) * 100)}%`
+      : undefined,
+    transcript.total ? `$${transcript.total.costUsd.toFixed(4)}` : undefined,
+  ];
+  return <Text dimColor>{parts.filter(Boolean).join(" · ")}</Text>;
+}

@@ -1,0 +1,50 @@
+/** What a line starting with `/` asks of the terminal UI. */
+export type SlashCommand =
+  | { kind: "help" }
+  | { kind: "exit" }
+  | { kind: "compact"; focus?: string }
+  | { kind: "mode"; value?: string }
+  | { kind: "approval"; value?: string }
+  | { kind: "model"; value?: string }
+  | { kind: "cost" }
+  /** A custom command or an MCP prompt: the session fills it in. */
+  | { kind: "send" }
+  | { kind: "unknown"; name: string };
+
+/** The commands of the terminal UI, for `/help`. */
+export const commandHelp: readonly [command: string, what: string][] = [
+  ["/help", "this list"],
+  ["/model [PROVIDER:MODEL]", "the model, or switch to another from the next request on"],
+  ["/mode [agent|ask|plan|debug]", "the mode, or switch (Shift+Tab cycles)"],
+  ["/approval [manual|ask_first|auto_edit|auto|yolo]", "the approval mode, or switch"],
+  ["/compact [focus]", "shorten what is sent from now on; the stored conversation stays whole"],
+  ["/cost", "tokens and cost of this session"],
+  ["/exit", "quit (Ctrl+D, or Ctrl+C twice, too)"],
+];
+
+const builtin: Record<string, (rest: string) => SlashCommand> = {
+  help: () => ({ kind: "help" }),
+  exit: () => ({ kind: "exit" }),
+  quit: () => ({ kind: "exit" }),
+  compact: (rest) => (rest ? { kind: "compact", focus: rest } : { kind: "compact" }),
+  mode: (rest) => (rest ? { kind: "mode", value: rest } : { kind: "mode" }),
+  approval: (rest) => (rest ? { kind: "approval", value: rest } : { kind: "approval" }),
+  model: (rest) => (rest ? { kind: "model", value: rest } : { kind: "model" }),
+  cost: () => ({ kind: "cost" }),
+};
+
+/**
+ * The command a typed line is, or undefined for a plain message. The user's custom commands and
+ * MCP prompts (`/mcp__server__prompt`) go to the session, which fills them in; any other `/word`
+ * is unknown and never reaches the model.
+ */
+export function parseSlashCommand(line: string, customCommands: readonly string[]): SlashCommand | undefined {
+  const match = /^\/([\w.-]+)(?:\s+([\s\S]*))?$/.exec(line.trim());
+  if (match === null) return undefined;
+  const name = match[1] ?? "";
+  const rest = (match[2] ?? "").trim();
+  const own = builtin[name];
+  if (own) return own(rest);
+  if (customCommands.includes(name) || name.startsWith("mcp__")) return { kind: "send" };
+  return { kind: "unknown", name };
+}

@@ -1,0 +1,64 @@
+import type { ApprovalAnswer, ApprovalRequest } from "@lathe/core";
+import { emptyTranscript, type Transcript } from "./transcriptModel.js";
+
+/** A question that takes the keyboard until it is answered. */
+export type Panel =
+  | {
+      kind: "approval";
+      request: ApprovalRequest;
+      /** The diff or command shown with the question. */
+      detail: string;
+      answer(answer: ApprovalAnswer): void;
+    }
+  | { kind: "question"; question: string; options: readonly string[]; answer(text: string): void }
+  | { kind: "trust"; text: string; answer(trusted: boolean): void };
+
+export interface StatusFacts {
+  model: string;
+  mode: string;
+  approvalMode: string;
+  contextWindow: number;
+}
+
+/** Everything the terminal UI draws, in one value that changes as a whole. */
+export interface TerminalView {
+  transcript: Transcript;
+  /** The open question, if any: it takes the keyboard. */
+  panel?: Panel;
+  /** A one-line hint under the input ("Press Ctrl+C again to exit"). */
+  hint?: string;
+  status?: StatusFacts;
+}
+
+/**
+ * The terminal UI's state outside React, so the engine's callbacks (approvals, questions, trust)
+ * can open panels before or while the UI is drawn. React reads it with `useSyncExternalStore`.
+ */
+export class TerminalState {
+  private view: TerminalView = { transcript: emptyTranscript() };
+  private readonly listeners = new Set<() => void>();
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  readonly current = (): TerminalView => this.view;
+
+  update(change: (view: TerminalView) => TerminalView): void {
+    this.view = change(this.view);
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Opens a panel; it closes when answered, and `withdraw` closes it unanswered (a cancelled run). */
+  openPanel(panel: Panel): { withdraw(): void } {
+    this.update((view) => ({ ...view, panel }));
+    return {
+      withdraw: () => this.update((view) => (view.panel === panel ? { ...view, panel: undefined } : view)),
+    };
+  }
+
+  closePanel(): void {
+    this.update((view) => ({ ...view, panel: undefined }));
+  }
+}
