@@ -1,6 +1,7 @@
 import type { LatheEvent } from "@lathe/protocol";
 import { describe, expect, it } from "vitest";
 import { approvalDetail, callTarget } from "../src/terminalUi/approvalDetail.js";
+import { inlineSpans, markdownBlocks } from "../src/terminalUi/markdownBlocks.js";
 import { parseSlashCommand } from "../src/terminalUi/slashCommands.js";
 import { emptyTranscript, withEvent } from "../src/terminalUi/transcriptModel.js";
 
@@ -100,5 +101,25 @@ describe("approval details", () => {
     ).toBe("… 5 more lines");
     expect(callTarget({ path: "a.ts" })).toBe("a.ts");
     expect(callTarget({ query: "nothing to name" })).toBe("");
+  });
+});
+
+describe("markdown in the terminal", () => {
+  it("turns an answer into headings, items, code and marked spans", () => {
+    expect(
+      markdownBlocks("# Plan\n\n- read **a.ts**\n  1. then `b`\n```ts\nconst x = 1;\n```\nDone *now*."),
+    ).toEqual([
+      { kind: "heading", spans: [{ text: "Plan" }] },
+      { kind: "blank" },
+      { kind: "item", depth: 0, marker: "•", spans: [{ text: "read " }, { text: "a.ts", bold: true }] },
+      { kind: "item", depth: 1, marker: "1.", spans: [{ text: "then " }, { text: "b", code: true }] },
+      { kind: "code", text: "const x = 1;" },
+      { kind: "paragraph", spans: [{ text: "Done " }, { text: "now", italic: true }, { text: "." }] },
+    ]);
+  });
+
+  it("shows a fence still streaming as code, and leaves unclosed marks as typed", () => {
+    expect(markdownBlocks("```\nhalf")).toEqual([{ kind: "code", text: "half" }]);
+    expect(inlineSpans("2 * 3 and **open")).toEqual([{ text: "2 * 3 and **open" }]);
   });
 });

@@ -1,5 +1,6 @@
 import type { TodoItem } from "@lathe/protocol";
 import { Box, Text } from "ink";
+import { MarkdownText } from "./MarkdownText.js";
 import type { RunningCall, Transcript, TranscriptItem } from "./transcriptModel.js";
 import { outputTail } from "./transcriptModel.js";
 
@@ -22,7 +23,7 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
     case "answer":
       return (
         <Box marginTop={1}>
-          <Text>{item.text}</Text>
+          <MarkdownText text={item.text} />
         </Box>
       );
     case "reasoning":
@@ -87,7 +88,7 @@ export function LiveTurn({ transcript }: { transcript: Transcript }) {
       ) : null}
       {transcript.answer ? (
         <Box marginTop={1}>
-          <Text>{transcript.answer}</Text>
+          <MarkdownText text={transcript.answer} />
         </Box>
       ) : null}
       {transcript.calls.map((call) => (
