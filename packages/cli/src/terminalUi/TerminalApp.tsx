@@ -1,3 +1,4 @@
+import type { RunState } from "@lathe/protocol";
 import { Box, type Key, Static, Text, useInput } from "ink";
 import { useState, useSyncExternalStore } from "react";
 import { callTarget } from "./approvalDetail.js";
@@ -111,6 +112,13 @@ function PanelView({ panel, state }: { panel: Panel; state: TerminalState }) {
   }
 }
 
+/** Where "always" keeps its rule, by the key that picks it. */
+const scopes = {
+  s: { scope: "session", where: "this session" },
+  p: { scope: "project-local", where: "this project (.lathe/settings.local.json)" },
+  u: { scope: "user", where: "you, in every project ($LATHE_HOME/settings.json)" },
+} as const;
+
 function ApprovalPanel({
   panel,
   state,
@@ -118,25 +126,35 @@ function ApprovalPanel({
   panel: Extract<Panel, { kind: "approval" }>;
   state: TerminalState;
 }) {
-  const [why, setWhy] = useState<string | undefined>(undefined);
+  // The keys first; `e` then takes a reason, `a` then a scope.
+  const [step, setStep] = useState<{ kind: "keys" } | { kind: "why"; text: string } | { kind: "scope" }>({
+    kind: "keys",
+  });
   const rules = panel.request.alwaysRules ?? [];
   const answer = (given: Parameters<typeof panel.answer>[0]) => {
     state.closePanel();
     panel.answer(given);
   };
   useInput((input, key) => {
-    if (why !== undefined) {
+    if (step.kind === "why") {
+      const text = step.text;
       if (key.return)
-        answer(why.trim() ? { decision: "reject", message: why.trim() } : { decision: "reject" });
-      else if (key.escape) setWhy(undefined);
-      else if (key.backspace || key.delete) setWhy(why.slice(0, -1));
-      else if (isTyped(input, key)) setWhy(why + input);
+        answer(text.trim() ? { decision: "reject", message: text.trim() } : { decision: "reject" });
+      else if (key.escape) setStep({ kind: "keys" });
+      else if (key.backspace || key.delete) setStep({ kind: "why", text: text.slice(0, -1) });
+      else if (isTyped(input, key)) setStep({ kind: "why", text: text + input });
+      return;
+    }
+    if (step.kind === "scope") {
+      const picked = scopes[input as keyof typeof scopes];
+      if (picked) answer({ decision: "accept", always: picked.scope });
+      else if (key.escape) setStep({ kind: "keys" });
       return;
     }
     if (input === "y") answer({ decision: "accept" });
-    else if (input === "a" && rules.length > 0) answer({ decision: "accept", always: "project-local" });
+    else if (input === "a" && rules.length > 0) setStep({ kind: "scope" });
     else if (input === "n" || key.escape || (key.ctrl && input === "c")) answer({ decision: "reject" });
-    else if (input === "e") setWhy("");
+    else if (input === "e") setStep({ kind: "why", text: "" });
   });
   const { request } = panel;
   return (
@@ -148,17 +166,25 @@ function ApprovalPanel({
         {request.risk} risk: {request.reason}
       </Text>
       <Text>{panel.detail}</Text>
-      {rules.length > 0 ? (
-        <Text dimColor>[a] saves {rules.join(", ")} in .lathe/settings.local.json</Text>
-      ) : null}
-      {why === undefined ? (
+      {step.kind === "keys" ? (
         <Text>{`[y] yes  ${rules.length > 0 ? "[a] always  " : ""}[n] no  [e] no, and say why`}</Text>
-      ) : (
+      ) : null}
+      {step.kind === "why" ? (
         <Text>
-          Why not? <Text color="cyan">{why}</Text>
+          Why not? <Text color="cyan">{step.text}</Text>
           <Text inverse> </Text>
         </Text>
-      )}
+      ) : null}
+      {step.kind === "scope" ? (
+        <Box flexDirection="column">
+          <Text>Always allow {rules.join(", ")} for:</Text>
+          {Object.entries(scopes).map(([keyName, { where }]) => (
+            <Text key={keyName}>
+              [{keyName}] {where}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
     </Box>
   );
 }
@@ -215,11 +241,25 @@ function TrustPanel({ panel, state }: { panel: Extract<Panel, { kind: "trust" }>
   );
 }
 
+/** The run's state as the status line says it. */
+const stateNames: Record<RunState, string> = {
+  idle: "ready",
+  streaming: "writing",
+  tool_pending: "preparing a call",
+  awaiting_approval: "waiting for you",
+  tool_executing: "running",
+  tool_results: "reading results",
+  completed: "ready",
+  failed: "ready",
+  cancelled: "ready",
+  iteration_limit: "ready",
+};
+
 function StatusLine({ view }: { view: TerminalView }) {
   const { status, transcript } = view;
   if (!status) return null;
   const parts = [
-    transcript.state === "idle" ? "ready" : transcript.state,
+    stateNames[transcript.state],
     transcript.iteration ? `round ${transcript.iteration.current}/${transcript.iteration.max}` : undefined,
     `${status.mode} · ${status.approvalMode}`,
     status.model,

@@ -2,6 +2,7 @@ import {
   type AgentSession,
   type ApprovalAnswer,
   type ApprovalRequest,
+  type ApprovalScope,
   approvalModeSchema,
   lookupModel,
   type ModelClient,
@@ -22,14 +23,19 @@ const modeCycle: readonly Mode[] = ["agent", "plan", "ask", "debug"];
 /** How long a first Ctrl+C at the idle prompt waits for the second. */
 const secondInterruptMs = 2000;
 
+const scopeNames: Record<ApprovalScope, string> = {
+  session: "this session",
+  "project-local": "this project",
+  user: "every project",
+};
+
 /** The answer to an approval, kept in the transcript once its panel is gone. */
 function decisionLine(request: ApprovalRequest, answer: ApprovalAnswer): string {
   const target = callTarget(request.arguments);
   const call = target ? `${request.name} ${target}` : request.name;
   if (answer.decision === "reject") return `Rejected ${call}${answer.message ? `: ${answer.message}` : "."}`;
-  return answer.always
-    ? `Allowed ${call}, and from now on ${request.alwaysRules?.join(", ")}.`
-    : `Allowed ${call}.`;
+  if (!answer.always) return `Allowed ${call}.`;
+  return `Allowed ${call}, and from now on ${request.alwaysRules?.join(", ")} (${scopeNames[answer.always]}).`;
 }
 
 /** What the terminal UI needs of the engine's set-up beyond the session. */
@@ -46,6 +52,13 @@ export interface TerminalSetup {
  */
 export class TerminalChat {
   private readonly state = new TerminalState();
+
+  constructor() {
+    // Raw at once, before the engine is set up and Ink starts: keys typed meanwhile wait unechoed
+    // and reach the input as typed, Enter as Enter.
+    if (process.stdin.isTTY) process.stdin.setRawMode(true);
+  }
+
   private instance?: Instance;
   private session?: AgentSession;
   private setup?: TerminalSetup;
@@ -128,8 +141,15 @@ export class TerminalChat {
     const done = new Promise<void>((resolve) => {
       this.finished = resolve;
     });
+    // A closed terminal stops the run and its commands as Ctrl+C would, then Lathe exits.
+    const hangUp = () => {
+      session.cancel();
+      this.finished();
+    };
+    process.once("SIGHUP", hangUp);
     await this.mount();
     await done;
+    process.off("SIGHUP", hangUp);
     unsubscribe();
     this.instance?.unmount();
     await this.instance?.waitUntilExit();

@@ -1,0 +1,315 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { headlessArgs, runLathe } from "./latheProcess.js";
+import {
+  closeTerminals,
+  keys,
+  occurrences,
+  processesMatching,
+  startTerminal,
+  type Terminal,
+  terminalWorkspace,
+} from "./terminalScreen.js";
+
+let fake: FakeLlm | undefined;
+afterEach(async () => {
+  await closeTerminals();
+  await fake?.close();
+  fake = undefined;
+});
+
+/** The keys line of every approval panel. */
+const approvalKeys = "[y] yes  [a] always  [n] no  [e] no, and say why";
+
+interface OpenAiRequest {
+  messages: unknown[];
+  tools?: { function?: { name?: string } }[];
+}
+
+/** Every test talks to its own scripted model, so requests can be counted and read. */
+async function scriptedModel(turns: FakeTurn[]): Promise<FakeLlm> {
+  fake = await startFakeLlm({ script: { turns } });
+  return fake;
+}
+
+/** The flags that point lathe at the scripted model. */
+function modelArgs(server: FakeLlm): string[] {
+  return ["--model", "openai:gpt-4.1", "--base-url", `${server.url}/v1`];
+}
+
+/** The i-th request the model received, in the OpenAI shape lathe sends. */
+function request(server: FakeLlm, index: number): OpenAiRequest {
+  const recorded = server.requests[index];
+  if (!recorded) throw new Error(`the model received ${server.requests.length} requests, not ${index + 1}`);
+  return recorded.body as OpenAiRequest;
+}
+
+/** The whole conversation of a request as text: the tests only ask whether some words reached the model. */
+function sentText(server: FakeLlm, index: number): string {
+  return JSON.stringify(request(server, index).messages);
+}
+
+/** Lathe in the terminal against the scripted model, once its prompt is up and ready for keys. */
+async function chat(server: FakeLlm, extra: string[] = [], at: { cwd?: string; home?: string } = {}) {
+  const terminal = await startTerminal({ args: [...modelArgs(server), ...extra], ...at });
+  await waitForPrompt(terminal);
+  return terminal;
+}
+
+/**
+ * Keys typed before the input exists would be lost, so every test first waits for the prompt line,
+ * which starts with "› " (U+203A, a space), as each user message in the transcript does, and then
+ * for raw mode, which comes a moment after the first frame.
+ */
+async function waitForPrompt(terminal: Terminal): Promise<void> {
+  await terminal.waitFor(/^› /m);
+  await terminal.waitForInput();
+}
+
+/** The bottom line with anything on it: where the status line sits below the prompt. */
+function statusLine(terminal: Terminal): string {
+  return (
+    terminal
+      .viewport()
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .at(-1) ?? ""
+  );
+}
+
+/** Polls a condition on state outside the screen (the model's requests, /proc), up to a deadline. */
+async function eventually(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe("lathe's terminal UI", () => {
+  it("shows the prompt and a status line with the mode and approval mode", async () => {
+    const terminal = await chat(await scriptedModel([]));
+    await terminal.waitFor(/agent · ask_first/);
+    expect(statusLine(terminal)).toContain("agent · ask_first");
+  });
+
+  it("streams the answer to a typed task and keeps the task in the transcript", async () => {
+    const server = await scriptedModel([{ text: "The answer is forty-two." }]);
+    const terminal = await chat(server);
+    await terminal.submit("What is the answer?");
+    const screen = await terminal.waitFor("The answer is forty-two.");
+    // Above the answer, so it is the transcript's copy and not the input line left unsent.
+    expect(screen).toMatch(/^› What is the answer\?$[\s\S]*The answer is forty-two\./m);
+    expect(sentText(server, 0)).toContain("What is the answer?");
+  });
+
+  it("asks before writing a file and writes it on y", async () => {
+    const server = await scriptedModel([
+      { tool_calls: [{ name: "write_file", arguments: { path: "notes.md", contents: "hi\n" } }] },
+      { text: "Wrote notes.md." },
+    ]);
+    const terminal = await chat(server, ["--approval-mode", "manual"]);
+    await terminal.submit("Write the notes");
+    await terminal.waitFor("Allow write_file notes.md?");
+    await terminal.waitFor(approvalKeys);
+    terminal.type("y");
+    await terminal.waitFor("Wrote notes.md.");
+    expect(readFileSync(join(terminal.root, "notes.md"), "utf8")).toBe("hi\n");
+  });
+
+  it("rejects with the user's reason on e, and the model reads the reason", async () => {
+    const server = await scriptedModel([
+      { tool_calls: [{ name: "write_file", arguments: { path: "notes.md", contents: "hi\n" } }] },
+      { text: "Understood, no notes file." },
+    ]);
+    const terminal = await chat(server, ["--approval-mode", "manual"]);
+    await terminal.submit("Write the notes");
+    await terminal.waitFor("Allow write_file notes.md?");
+    await terminal.waitFor("[e] no, and say why");
+    const asking = terminal.screen();
+    terminal.type("e");
+    // A person waits to see the reason field: typed earlier, its "n" could answer the panel itself.
+    await terminal.waitFor((screen) => screen !== asking);
+    await terminal.submit("put them in the README instead");
+    await terminal.waitFor("Understood, no notes file.");
+    expect(sentText(server, 1)).toContain("put them in the README instead");
+    expect(existsSync(join(terminal.root, "notes.md"))).toBe(false);
+  });
+
+  it("saves an always rule on a with the project's scope, so the same command does not ask again", async () => {
+    const npmTest = { name: "run_terminal_cmd", arguments: { command: "npm test" } };
+    const server = await scriptedModel([
+      { tool_calls: [npmTest] },
+      { tool_calls: [npmTest] },
+      { text: "Ran the tests twice." },
+    ]);
+    const terminal = await chat(server);
+    await terminal.submit("Run the tests twice");
+    await terminal.waitFor(approvalKeys);
+    expect(terminal.screen()).toMatch(/Allow run_terminal_cmd/);
+    terminal.type("a");
+    await terminal.waitFor("[p] this project (.lathe/settings.local.json)");
+    terminal.type("p");
+    // The panel leaves the screen once answered, so panels are counted as they come up. No key is
+    // pressed after the scope: a second panel would also hold the run until this times out.
+    let panels = 1;
+    let showing = true;
+    await terminal.waitFor((screen) => {
+      const shown = screen.includes(approvalKeys);
+      if (shown && !showing) panels++;
+      showing = shown;
+      return screen.includes("Ran the tests twice.");
+    }, 15_000);
+    expect(panels).toBe(1);
+    expect(server.requests).toHaveLength(3);
+    const settings = JSON.parse(readFileSync(join(terminal.root, ".lathe/settings.local.json"), "utf8"));
+    expect(settings.permissions.allow).toContain("run_terminal_cmd(npm test *)");
+    expect(terminal.screen()).toContain(
+      "Allowed run_terminal_cmd npm test, and from now on run_terminal_cmd(npm test *) (this project).",
+    );
+  });
+
+  it("queues a message typed while the answer streams and sends it next", async () => {
+    // Words that never repeat: the engine cuts an answer that loops ("slow slow …") and asks again,
+    // which would end the stream early. The fake sends ~20 characters a chunk: ~4 s to type in.
+    const long = Array.from({ length: 300 }, (_, i) => `word${i}`).join(" ");
+    const server = await scriptedModel([{ text: long, chunk_delay_ms: 40 }, { text: "Got it." }]);
+    const terminal = await chat(server);
+    await terminal.submit("Tell me something long");
+    await terminal.waitFor("word1 word2");
+    await terminal.submit("also this");
+    await terminal.waitFor("Queued: also this");
+    await terminal.waitFor("Got it.", 15_000);
+    // Queued means it waited: the answer it arrived during was not cut short.
+    expect(terminal.screen()).toContain("word299");
+    expect(sentText(server, 0)).not.toContain("also this");
+    expect(sentText(server, 1)).toContain("also this");
+  });
+
+  it("stops a running command on Esc and leaves no process behind", async () => {
+    const command = "sleep 29.123";
+    const server = await scriptedModel([
+      { tool_calls: [{ name: "run_terminal_cmd", arguments: { command } }] },
+    ]);
+    const terminal = await chat(server, ["--approval-mode", "yolo"]);
+    await terminal.submit("Wait a while");
+    await eventually(() => processesMatching(command).length > 0, `${command} to start`);
+    terminal.type(keys.esc);
+    await terminal.waitFor("Stopped.");
+    // Killing is asynchronous: give the process group a moment to go.
+    await eventually(() => processesMatching(command).length === 0, `${command} to end`, 3000).catch(() => {
+      throw new Error(`still running: ${processesMatching(command).join("; ")}`);
+    });
+  });
+
+  it("stops the run and its command when the terminal closes", async () => {
+    const command = "sleep 29.321";
+    const server = await scriptedModel([
+      { tool_calls: [{ name: "run_terminal_cmd", arguments: { command } }] },
+    ]);
+    const terminal = await chat(server, ["--approval-mode", "yolo"]);
+    await terminal.submit("Wait a while");
+    await eventually(() => processesMatching(command).length > 0, `${command} to start`);
+    // kill() hangs up as a closed terminal does, and names whatever outlived lathe.
+    expect(await terminal.kill()).toEqual([]);
+  });
+
+  it("exits on a second Ctrl+C at the idle prompt and says how to resume", async () => {
+    const server = await scriptedModel([{ text: "Done." }]);
+    const terminal = await chat(server);
+    await terminal.submit("Do a small thing");
+    await terminal.waitFor("Done.");
+    terminal.type(keys.ctrlC);
+    await terminal.waitFor("Press Ctrl+C again to exit");
+    terminal.type(keys.ctrlC);
+    expect((await terminal.exited).exitCode).toBe(0);
+    const resume = /Resume with lathe -r (\S+)/.exec(terminal.screen());
+    expect(resume, terminal.screen()).not.toBeNull();
+    const listed = await runLathe(["sessions", "list", "--cwd", terminal.root, "--json"], {
+      home: terminal.home,
+    });
+    const sessions = JSON.parse(listed.stdout) as { id: string }[];
+    // The id may be shortened to a unique prefix; it must name the session just stored.
+    expect(sessions.map((session) => session.id.startsWith(resume![1]!))).toContain(true);
+  });
+
+  it("cycles the mode with Shift+Tab, and plan mode offers no tools that change files", async () => {
+    const server = await scriptedModel([{ text: "Here is a plan." }]);
+    const terminal = await chat(server);
+    await terminal.waitFor(/agent · ask_first/);
+    terminal.type(keys.shiftTab);
+    await terminal.waitFor(
+      () => /\bplan\b/.test(statusLine(terminal)) && !/\bagent\b/.test(statusLine(terminal)),
+    );
+    await terminal.submit("Plan the change");
+    await terminal.waitFor("Here is a plan.");
+    const tools = (request(server, 0).tools ?? []).map((tool) => tool.function?.name);
+    expect(tools).toContain("read_file");
+    for (const writer of ["write_file", "edit_file", "multi_edit", "apply_patch", "delete_file"]) {
+      expect(tools).not.toContain(writer);
+    }
+  });
+
+  it("answers /help and unknown commands itself, without asking the model", async () => {
+    const server = await scriptedModel([{ text: "pong" }]);
+    const terminal = await chat(server);
+    // The banner may name some commands already: the help must add its own mentions.
+    const before = terminal.screen();
+    await terminal.submit("/help");
+    const compact = occurrences(before, "/compact");
+    const exit = occurrences(before, "/exit");
+    await terminal.waitFor(
+      (screen) => occurrences(screen, "/compact") > compact && occurrences(screen, "/exit") > exit,
+    );
+    await terminal.submit("/nonsense");
+    await terminal.waitFor("Unknown command /nonsense");
+    // A real task afterwards proves the commands sent nothing, without waiting a fixed time.
+    await terminal.submit("ping");
+    await terminal.waitFor("pong");
+    expect(server.requests).toHaveLength(1);
+    expect(sentText(server, 0)).not.toContain("/help");
+    expect(sentText(server, 0)).not.toContain("/nonsense");
+  });
+
+  it("expands a custom command from LATHE_HOME/commands with its arguments", async () => {
+    const server = await scriptedModel([{ text: "Caches keep copies close." }]);
+    const { root, home } = await terminalWorkspace();
+    mkdirSync(join(home, "commands"));
+    writeFileSync(join(home, "commands", "explain.md"), "Explain $ARGUMENTS simply.\n");
+    const terminal = await chat(server, [], { cwd: root, home });
+    await terminal.submit("/explain the cache");
+    await terminal.waitFor("Caches keep copies close.");
+    expect(sentText(server, 0)).toContain("Explain the cache simply.");
+  });
+
+  it("shows the earlier conversation when continuing with -c", async () => {
+    const server = await scriptedModel([{ text: "The first answer." }, { text: "The second answer." }]);
+    const { root, home } = await terminalWorkspace();
+    const first = await runLathe(headlessArgs("First task", { root, serverUrl: server.url }), {
+      home,
+      env: { HOME: home, OPENAI_API_KEY: fakeKeys.openai },
+    });
+    expect(first.code, first.stderr).toBe(0);
+    const terminal = await startTerminal({ args: ["-c", ...modelArgs(server)], cwd: root, home });
+    // The history comes before the live prompt: the last line starting with the mark is the input.
+    await terminal.waitFor(/^› First task$[\s\S]*The first answer\.[\s\S]*\n› /m);
+    await terminal.waitForInput();
+    // And it is the same conversation, not only its text on screen.
+    await terminal.submit("Second task");
+    await terminal.waitFor("The second answer.");
+    expect(sentText(server, 1)).toContain("First task");
+  });
+
+  it("keeps working after the terminal is resized", async () => {
+    const server = await scriptedModel([{ text: "Still fine after the resize." }]);
+    const terminal = await chat(server);
+    terminal.resize(60, 20);
+    await terminal.submit("Are you fine?");
+    const screen = await terminal.waitFor("Still fine after the resize.");
+    // A stack trace on screen is an exception the UI did not handle.
+    expect(screen).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    expect(await Promise.race([terminal.exited, Promise.resolve("running")])).toBe("running");
+  });
+});
