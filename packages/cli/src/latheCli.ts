@@ -19,6 +19,7 @@ import { type ClosableOutput, closableOutput } from "./output/closableOutput.js"
 import { streamJsonOutput } from "./output/streamJsonOutput.js";
 import { restartWithoutImage, startedFromImage } from "./startupImage.js";
 import type { CommandIo } from "./subcommandArgs.js";
+import { projectInputHistory } from "./terminalUi/inputHistory.js";
 import { TerminalChat } from "./terminalUi/terminalChat.js";
 import { loadUserSettings } from "./userSettings.js";
 import { keepWasmOnBaselineCompiler } from "./wasmTiering.js";
@@ -122,11 +123,10 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
   if (chat) await noticeMissingSandbox(sandboxMode, stderr);
   const probed = chat ? undefined : probeSandboxAtFirstToolCall(engine.session, sandboxMode, stderr);
   const code = chat
-    ? await chat.run(
-        engine.session,
-        `lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`,
-        engine,
-      )
+    ? await chat.run(engine.session, `lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`, {
+        modelFor: engine.modelFor,
+        inputHistory: projectInputHistory(engine.persistence.store, engine.projectRoot),
+      })
     : sdk
       ? await runStreamJsonInput(engine, args, sdk, output)
       : await runPrompt(engine, args, output);

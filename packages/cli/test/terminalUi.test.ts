@@ -284,6 +284,50 @@ describe("lathe's terminal UI", () => {
     expect(sentText(server, 0)).toContain("Explain the cache simply.");
   });
 
+  it("asks the model's question with its options, picked with the arrows", async () => {
+    const server = await scriptedModel([
+      {
+        tool_calls: [
+          {
+            name: "ask_user",
+            arguments: { questions: [{ question: "Which database?", options: ["SQLite", "PostgreSQL"] }] },
+          },
+        ],
+      },
+      { text: "PostgreSQL it is." },
+    ]);
+    const terminal = await chat(server);
+    await terminal.submit("Set up storage");
+    await terminal.waitFor("Which database?");
+    await terminal.waitFor("❯ SQLite");
+    terminal.type(keys.down);
+    await terminal.waitFor("❯ PostgreSQL");
+    terminal.type(keys.enter);
+    await terminal.waitFor("PostgreSQL it is.");
+    // The tool's result carries the answer picked: the second option, not the highlighted first.
+    const answered = request(server, 1).messages.filter(
+      (message) => (message as { role?: string }).role === "tool",
+    );
+    expect(JSON.stringify(answered)).toContain("PostgreSQL");
+    expect(JSON.stringify(answered)).not.toContain("SQLite");
+  });
+
+  it("switches the model with /model, from the next request on", async () => {
+    const server = await scriptedModel([{ text: "One." }, { text: "Two." }]);
+    const terminal = await chat(server);
+    await terminal.submit("First");
+    await terminal.waitFor("One.");
+    await terminal.submit("/model openai:gpt-4.1-mini");
+    await terminal.waitFor("Model: openai:gpt-4.1-mini, from the next request on.");
+    await terminal.waitFor(() => statusLine(terminal).includes("openai:gpt-4.1-mini"));
+    await terminal.submit("Second");
+    await terminal.waitFor("Two.");
+    expect(server.requests.map((recorded) => (recorded.body as { model: string }).model)).toEqual([
+      "gpt-4.1",
+      "gpt-4.1-mini",
+    ]);
+  });
+
   it("shows the earlier conversation when continuing with -c", async () => {
     const server = await scriptedModel([{ text: "The first answer." }, { text: "The second answer." }]);
     const { root, home } = await terminalWorkspace();
@@ -300,6 +344,21 @@ describe("lathe's terminal UI", () => {
     await terminal.submit("Second task");
     await terminal.waitFor("The second answer.");
     expect(sentText(server, 1)).toContain("First task");
+  });
+
+  it("brings back what was typed in the project's earlier sessions with Up", async () => {
+    const server = await scriptedModel([{ text: "Done before." }]);
+    const { root, home } = await terminalWorkspace();
+    const earlier = await runLathe(headlessArgs("Tidy the imports", { root, serverUrl: server.url }), {
+      home,
+      env: { HOME: home, OPENAI_API_KEY: fakeKeys.openai },
+    });
+    expect(earlier.code, earlier.stderr).toBe(0);
+    // A new session, not a resumed one: the history is the project's.
+    const terminal = await startTerminal({ args: modelArgs(server), cwd: root, home });
+    await waitForPrompt(terminal);
+    terminal.type(keys.up);
+    await terminal.waitFor(/^› Tidy the imports/m);
   });
 
   it("keeps working after the terminal is resized", async () => {

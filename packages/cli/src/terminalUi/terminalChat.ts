@@ -42,6 +42,8 @@ function decisionLine(request: ApprovalRequest, answer: ApprovalAnswer): string 
 export interface TerminalSetup {
   /** A client for another model, set up as the session's (`/model`). */
   modelFor(modelId: string): { ok: true; client: ModelClient } | { ok: false; message: string };
+  /** What the user typed in this project before, oldest first (Up and Down). */
+  inputHistory: readonly string[];
 }
 
 /**
@@ -120,13 +122,8 @@ export class TerminalChat {
   async run(session: AgentSession, banner: string, setup: TerminalSetup): Promise<number> {
     this.session = session;
     this.setup = setup;
-    this.sent.push(
-      ...session.messages.flatMap((message): string[] =>
-        message.role === "user"
-          ? message.parts.flatMap((part) => (part.type === "text" ? [part.text] : []))
-          : [],
-      ),
-    );
+    // The resumed session's own messages are among the project's already.
+    this.sent.push(...setup.inputHistory);
     this.state.update((view) => {
       const opened = withNotice(view.transcript, `${banner}\nType a task; /help lists the commands.`);
       return {
