@@ -2,7 +2,7 @@ import type { LatheEvent } from "@lathe/protocol";
 import { describe, expect, it } from "vitest";
 import { approvalDetail, callTarget } from "../src/terminalUi/approvalDetail.js";
 import { inlineSpans, markdownBlocks } from "../src/terminalUi/markdownBlocks.js";
-import { parseSlashCommand } from "../src/terminalUi/slashCommands.js";
+import { commandNames, completeCommand, parseSlashCommand } from "../src/terminalUi/slashCommands.js";
 import { emptyTranscript, withEvent } from "../src/terminalUi/transcriptModel.js";
 
 const base = { runId: "r", sessionId: "s", seq: 0, at: 0 };
@@ -122,4 +122,19 @@ describe("markdown in the terminal", () => {
     expect(markdownBlocks("```\nhalf")).toEqual([{ kind: "code", text: "half" }]);
     expect(inlineSpans("2 * 3 and **open")).toEqual([{ text: "2 * 3 and **open" }]);
   });
+});
+
+describe("slash command completion", () => {
+  const names = commandNames(["explain", "explore"]);
+  const cases: [typed: string, line: string, fits: string[]][] = [
+    ["/he", "/help ", ["help"]],
+    ["/ex", "/ex", ["exit", "explain", "explore"]],
+    ["/expla", "/explain ", ["explain"]],
+    ["/zz", "/zz", []],
+    ["/help me", "/help me", []],
+  ];
+  for (const [typed, line, fits] of cases)
+    it(JSON.stringify(typed), () => {
+      expect(completeCommand(typed, names)).toEqual({ line, fits });
+    });
 });

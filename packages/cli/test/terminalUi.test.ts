@@ -284,6 +284,24 @@ describe("lathe's terminal UI", () => {
     expect(sentText(server, 0)).toContain("Explain the cache simply.");
   });
 
+  it("completes a slash command with Tab, and lists the names that fit", async () => {
+    const server = await scriptedModel([]);
+    const terminal = await chat(server);
+    // Each key on its own, as typed: a tab inside a pasted chunk is text.
+    terminal.type("/he");
+    await terminal.waitFor(/^› \/he/m);
+    terminal.type("\t");
+    // The completed name and a space, then the cursor's cell.
+    await terminal.waitFor(/^› \/help {2}$/m);
+    terminal.type(keys.ctrlC);
+    await terminal.waitFor(/^› {2}$/m);
+    terminal.type("/co");
+    await terminal.waitFor(/^› \/co/m);
+    terminal.type("\t");
+    await terminal.waitFor("/compact  /cost");
+    expect(server.requests).toEqual([]);
+  });
+
   it("asks the model's question with its options, picked with the arrows", async () => {
     const server = await scriptedModel([
       {

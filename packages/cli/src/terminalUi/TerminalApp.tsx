@@ -17,6 +17,8 @@ export interface TerminalControls {
   busy(): boolean;
   /** Earlier messages of this project, newest last, for Up and Down. */
   history(): readonly string[];
+  /** Tab: the line completed, when it begins a slash command. */
+  complete(line: string): string;
 }
 
 /** The terminal UI: finished items in the scrollback, then the live turn, a panel or the input, the status. */
@@ -58,6 +60,10 @@ function PromptInput({ controls, view }: { controls: TerminalControls; view: Ter
     }
     if (key.tab && key.shift) {
       controls.cycleMode();
+      return;
+    }
+    if (key.tab) {
+      setText(controls.complete(text));
       return;
     }
     if (key.upArrow || key.downArrow) {

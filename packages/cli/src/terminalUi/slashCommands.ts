@@ -33,6 +33,27 @@ const builtin: Record<string, (rest: string) => SlashCommand> = {
   cost: () => ({ kind: "cost" }),
 };
 
+/** Every command name the input completes: the terminal UI's own, then the user's. */
+export function commandNames(customCommands: readonly string[]): string[] {
+  return [...Object.keys(builtin).filter((name) => name !== "quit"), ...customCommands];
+}
+
+/**
+ * Tab on a line that is a command's beginning: the line completed as far as the names that fit
+ * agree, and those names (for a hint when more than one fits). Other lines are left alone.
+ */
+export function completeCommand(line: string, names: readonly string[]): { line: string; fits: string[] } {
+  const typed = /^\/([\w.-]*)$/.exec(line);
+  if (typed === null) return { line, fits: [] };
+  const prefix = typed[1] ?? "";
+  const fits = names.filter((name) => name.startsWith(prefix));
+  if (fits.length === 1) return { line: `/${fits[0]} `, fits };
+  if (fits.length === 0) return { line, fits };
+  let common = fits[0] ?? "";
+  for (const name of fits) while (!name.startsWith(common)) common = common.slice(0, -1);
+  return { line: `/${common}`, fits };
+}
+
 /**
  * The command a typed line is, or undefined for a plain message. The user's custom commands and
  * MCP prompts (`/mcp__server__prompt`) go to the session, which fills them in; any other `/word`

@@ -13,7 +13,7 @@ import { errorInfo, type Mode, modeSchema } from "@lathe/protocol";
 import type { Instance } from "ink";
 import { gatedFilesText, trustReply } from "../trustReply.js";
 import { approvalDetail, callTarget } from "./approvalDetail.js";
-import { commandHelp, parseSlashCommand } from "./slashCommands.js";
+import { commandHelp, commandNames, completeCommand, parseSlashCommand } from "./slashCommands.js";
 import type { TerminalControls } from "./TerminalApp.js";
 import { TerminalState } from "./terminalState.js";
 import { fromHistory, withEvent, withNotice, withUserMessage } from "./transcriptModel.js";
@@ -188,6 +188,12 @@ export class TerminalChat {
     },
     busy: () => this.inFlight > 0,
     history: () => this.sent,
+    complete: (line) => {
+      const custom = this.session?.commands.map((command) => command.name) ?? [];
+      const completed = completeCommand(line, commandNames(custom));
+      this.hint(completed.fits.length > 1 ? completed.fits.map((name) => `/${name}`).join("  ") : undefined);
+      return completed.line;
+    },
   };
 
   private submit(text: string): void {
