@@ -72,6 +72,11 @@ export class InteractiveChat {
     return { ok: true, answers };
   };
 
+  /** Something the set-up has to say: on stderr, between the lines of the chat. */
+  report(text: string): void {
+    process.stderr.write(text);
+  }
+
   /** The plain chat switches nothing mid-session: it takes the set-up only to run like the terminal UI. */
   async run(session: AgentSession, banner: string, _setup?: TerminalSetup): Promise<number> {
     this.session = session;

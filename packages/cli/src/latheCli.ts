@@ -93,6 +93,8 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
   const terminalUi = !headless && process.stdout.isTTY === true;
   if (terminalUi && startedFromImage()) restartWithoutImage(argv);
   const chat = headless ? undefined : terminalUi ? new TerminalChat() : new InteractiveChat();
+  // What the set-up has to say goes where the chat shows it: the terminal UI may be drawn already.
+  const report = (text: string) => (chat ? chat.report(text) : stderr(text));
   if (args.ignoredFlags.length > 0)
     stderr(
       `lathe: accepted and ignored (Claude Code flags Lathe has no use for): ${args.ignoredFlags.join(", ")}\n`,
@@ -107,7 +109,7 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
     requestApproval: chat?.requestApproval ?? (sdk?.asks ? sdk.control.requestApproval : undefined),
     askUser: chat?.askUser,
     confirmTrust: chat?.confirmTrust,
-    warn: (message) => stderr(`lathe: ${message}\n`),
+    warn: (message) => report(`lathe: ${message}\n`),
   });
   if (!engine.ok) {
     if (engine.kind === "no_model") {
@@ -119,8 +121,8 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
     if (engine.kind === "storage") return exitCodes.error;
     return engine.kind === "auth" ? exitCodes.auth : exitCodes.usage;
   }
-  if (engine.checkpointsOff) stderr(`lathe: checkpoints are off: ${engine.checkpointsOff.message}\n`);
-  if (chat) await noticeMissingSandbox(sandboxMode, stderr);
+  if (engine.checkpointsOff) report(`lathe: checkpoints are off: ${engine.checkpointsOff.message}\n`);
+  if (chat) await noticeMissingSandbox(sandboxMode, report);
   const probed = chat ? undefined : probeSandboxAtFirstToolCall(engine.session, sandboxMode, stderr);
   const code = chat
     ? await chat.run(engine.session, `lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`, {

@@ -1,85 +1,66 @@
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { type FakeLlm, fakeKeys, startFakeLlm } from "@lathe/testkit";
+import { type FakeLlm, startFakeLlm } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
+import { closeTerminals, startTerminal } from "./terminalScreen.js";
 import { type PlantedRepository, plantedRepository } from "./trustFixture.js";
-
-const latheBin = fileURLToPath(new URL("../bin/lathe.js", import.meta.url));
 
 let llm: FakeLlm | undefined;
 afterEach(async () => {
+  await closeTerminals();
   await llm?.close();
   llm = undefined;
 });
 
 /**
- * The interactive chat on a real terminal (`script` gives it a pseudo-terminal): answers the
- * trust question, sends one message, waits for the answer and quits. Returns all it printed.
+ * The interactive terminal UI on a real terminal (a pseudo-terminal): answers the trust question,
+ * sends one message, waits for the answer and quits. Returns the screen with the question, and
+ * the screen it left.
  */
-async function chatOnce(repo: PlantedRepository, trustAnswer: string, reply: string): Promise<string> {
+async function chatOnce(
+  repo: PlantedRepository,
+  trustAnswer: string,
+  reply: string,
+): Promise<{ question: string; after: string }> {
   await llm?.close();
   llm = await startFakeLlm({ script: { turns: [{ text: reply }] } });
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/_API_KEY$/.test(key) && key !== "LATHE_MODEL") env[key] = value;
-  }
-  Object.assign(env, { LATHE_HOME: repo.home, HOME: repo.userHome, OPENAI_API_KEY: fakeKeys.openai });
-  const command = [
-    process.execPath,
-    latheBin,
-    "--cwd",
-    repo.root,
-    "--model",
-    "openai:gpt-4.1",
-    "--base-url",
-    `${llm.url}/v1`,
-  ].join(" ");
-  const child = spawn("script", ["-qfec", command, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] });
-  let output = "";
-  const waiters: { done: () => boolean; resolve: () => void }[] = [];
-  const onData = (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-    for (const waiter of waiters.filter((w) => w.done())) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve();
-    }
-  };
-  child.stdout.on("data", onData);
-  child.stderr.on("data", onData);
-  const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
-  const until = (what: string, done: () => boolean) =>
-    new Promise<void>((resolve, reject) => {
-      if (done()) return resolve();
-      waiters.push({ done, resolve });
-      closed.then(() => reject(new Error(`the chat ended before ${what}:\n${output}`)));
-    });
-  const seen = (text: string) => until(`printing "${text}"`, () => output.includes(text));
-  await seen("Trust this folder? [y/N] ");
-  child.stdin.write(`${trustAnswer}\r`);
-  await seen("Type a task");
-  child.stdin.write("hi\r");
-  await seen(reply);
-  // The chat reads the next line only once it prompts again.
-  await until("prompting again", () => output.lastIndexOf("›") > output.indexOf(reply));
-  child.stdin.write("/exit\r");
-  await closed;
-  return output;
+  const terminal = await startTerminal({
+    args: ["--cwd", repo.root, "--model", "openai:gpt-4.1", "--base-url", `${llm.url}/v1`],
+    cwd: repo.root,
+    home: repo.home,
+    // The user's home apart from LATHE_HOME, as the fixture plants files in it.
+    env: { HOME: repo.userHome },
+    // Wide enough that the long temporary paths do not wrap.
+    cols: 220,
+  });
+  // The question's panel leaves the screen once answered: it is read while it is up.
+  const question = await terminal.waitFor("Trust this folder? [y] yes  [n] no");
+  terminal.type(trustAnswer);
+  await terminal.waitFor("Type a task");
+  await terminal.waitForInput();
+  await terminal.submit("say hello");
+  await terminal.waitFor(reply);
+  await terminal.submit("/exit");
+  await terminal.exited;
+  return { question, after: terminal.screen() };
 }
 
 describe("the interactive chat asks once whether to trust a folder with gated files", () => {
   it("runs without them on no, and with them (recorded) on yes", async () => {
     const repo = plantedRepository();
     const declined = await chatOnce(repo, "n", "Hello from an untrusted folder.");
-    expect(declined).toContain(`${repo.root} holds project files that run programs or grant permissions:`);
-    expect(declined).toContain(`SessionStart hook runs: touch ${join(repo.markers, "session-start")}`);
-    expect(declined).toContain(`${repo.root} is not trusted, so these project files were ignored`);
+    expect(declined.question).toContain(
+      `${repo.root} holds project files that run programs or grant permissions:`,
+    );
+    expect(declined.question).toContain(
+      `SessionStart hook runs: touch ${join(repo.markers, "session-start")}`,
+    );
+    expect(declined.after).toContain(`${repo.root} is not trusted, so these project files were ignored`);
     expect(repo.markersNow()).toEqual([]);
     expect(existsSync(join(repo.home, "trust.json"))).toBe(false);
 
     const accepted = await chatOnce(repo, "y", "Hello from a trusted folder.");
-    expect(accepted).not.toContain("is not trusted");
+    expect(accepted.after).not.toContain("is not trusted");
     expect(repo.markersNow()).toEqual(
       expect.arrayContaining(["mcp-cursor", "mcp-lathe", "user-prompt-submit"]),
     );

@@ -242,7 +242,7 @@ function TrustPanel({ panel, state }: { panel: Extract<Panel, { kind: "trust" }>
   return (
     <Box flexDirection="column" marginTop={1} borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text>{panel.text}</Text>
-      <Text bold>Trust this folder? [y] yes [n] no</Text>
+      <Text bold>{"Trust this folder? [y] yes  [n] no"}</Text>
     </Box>
   );
 }

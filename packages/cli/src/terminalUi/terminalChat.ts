@@ -280,6 +280,15 @@ export class TerminalChat {
     }
   }
 
+  /**
+   * Something the set-up has to say (a warning, the sandbox missing): a notice once the UI is
+   * drawn, so it does not cut into the drawing; stderr before.
+   */
+  report(text: string): void {
+    if (this.instance) this.say(text.trim(), "warning");
+    else process.stderr.write(text);
+  }
+
   private say(text: string, level: "info" | "warning" = "info"): void {
     this.state.update((view) => ({ ...view, transcript: withNotice(view.transcript, text, level) }));
   }
