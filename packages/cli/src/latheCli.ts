@@ -127,7 +127,7 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
   const code = chat
     ? await chat.run(engine.session, `lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`, {
         modelFor: engine.modelFor,
-        inputHistory: projectInputHistory(engine.persistence.store, engine.projectRoot),
+        inputHistory: () => projectInputHistory(engine.persistence.store, engine.projectRoot),
       })
     : sdk
       ? await runStreamJsonInput(engine, args, sdk, output)

@@ -1,8 +1,7 @@
 import type { TodoItem } from "@lathe/protocol";
 import { Box, Text } from "ink";
 import { MarkdownText } from "./MarkdownText.js";
-import type { RunningCall, Transcript, TranscriptItem } from "./transcriptModel.js";
-import { outputTail } from "./transcriptModel.js";
+import { outputTail, type RunningCall, type Transcript, type TranscriptItem } from "./transcriptModel.js";
 
 const todoMarks: Record<TodoItem["status"], string> = {
   pending: "☐",

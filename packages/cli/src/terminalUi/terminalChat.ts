@@ -42,8 +42,8 @@ function decisionLine(request: ApprovalRequest, answer: ApprovalAnswer): string 
 export interface TerminalSetup {
   /** A client for another model, set up as the session's (`/model`). */
   modelFor(modelId: string): { ok: true; client: ModelClient } | { ok: false; message: string };
-  /** What the user typed in this project before, oldest first (Up and Down). */
-  inputHistory: readonly string[];
+  /** What the user typed in this project before, oldest first (Up and Down); read only by the face that offers it. */
+  inputHistory(): readonly string[];
 }
 
 /**
@@ -123,7 +123,7 @@ export class TerminalChat {
     this.session = session;
     this.setup = setup;
     // The resumed session's own messages are among the project's already.
-    this.sent.push(...setup.inputHistory);
+    this.sent.push(...setup.inputHistory());
     this.state.update((view) => {
       const opened = withNotice(view.transcript, `${banner}\nType a task; /help lists the commands.`);
       return {
