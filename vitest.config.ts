@@ -13,7 +13,12 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "eval/**/*.test.ts"],
+    include: [
+      "packages/*/src/**/*.test.ts",
+      "packages/*/test/**/*.test.ts",
+      "packages/*/test/**/*.test.tsx",
+      "eval/**/*.test.ts",
+    ],
     testTimeout: 30_000,
     pool: "forks",
   },

@@ -27,13 +27,9 @@ const blob = join(here, "..", "dist", "lathe.blob");
 // model's answer) cannot know and so cannot aim hash collisions at.
 const snapshotFlags = ["--no-rehash-snapshot", "--snapshot-blob", blob];
 
-// The terminal UI cannot start from the image (src/startupImage.ts): it comes back here without it.
-const skipImage = process.env.LATHE_SKIP_IMAGE === "1";
-delete process.env.LATHE_SKIP_IMAGE;
-
 if (major >= 22) {
   // This process becomes Node started from the snapshot: the same pid and stdio.
-  if (!skipImage && snapshotMadeFor(blob, process.execPath) && typeof process.execve === "function") {
+  if (snapshotMadeFor(blob, process.execPath) && typeof process.execve === "function") {
     const flags = process.execArgv.some((flag) => flag.startsWith("--max-semi-space-size")) ? [] : heapFlags;
     process.execve(process.execPath, [
       process.execPath,

@@ -8,7 +8,6 @@ import type {
 } from "@lathe/core";
 import { errorInfo } from "@lathe/protocol";
 import { textOutput } from "./output/textOutput.js";
-import type { TerminalSetup } from "./terminalUi/terminalChat.js";
 import { gatedFilesText, trustReply } from "./trustReply.js";
 
 /**
@@ -78,7 +77,7 @@ export class InteractiveChat {
   }
 
   /** The plain chat switches nothing mid-session: it takes the set-up only to run like the terminal UI. */
-  async run(session: AgentSession, banner: string, _setup?: TerminalSetup): Promise<number> {
+  async run(session: AgentSession, banner: string): Promise<number> {
     this.session = session;
     process.stdout.write(`${banner}\nType a task; /compact [focus] shortens the context; /exit quits.\n`);
     let running = false;

@@ -1,15 +1,17 @@
 import {
   type AgentSession,
+  checkWorkspaceTrust,
   detectSandbox,
   noProviderHelp,
   probeLocalProviders,
+  projectTrusted,
   redactDeep,
 } from "@lathe/core";
 import { ControlChannel } from "./agentSdk/controlChannel.js";
 import { runStreamJsonSession } from "./agentSdk/streamJsonSession.js";
 import { type CliArgs, parseCliArgs, usage } from "./cliArgs.js";
 import { cliVersion } from "./cliVersion.js";
-import { type EngineSetup, setUpEngine } from "./engineSetup.js";
+import { type EngineInputs, type EngineSetup, setUpEngine } from "./engineSetup.js";
 import { exitCodes } from "./exitCodes.js";
 import { runHeadless } from "./headlessRun.js";
 import { InteractiveChat } from "./interactiveChat.js";
@@ -17,8 +19,8 @@ import { latheHomeFrom } from "./latheHome.js";
 import { watchLauncher } from "./launcherWatch.js";
 import { type ClosableOutput, closableOutput } from "./output/closableOutput.js";
 import { streamJsonOutput } from "./output/streamJsonOutput.js";
-import { restartWithoutImage, startedFromImage } from "./startupImage.js";
 import type { CommandIo } from "./subcommandArgs.js";
+import { SwitchableEngine } from "./switchableEngine.js";
 import { projectInputHistory } from "./terminalUi/inputHistory.js";
 import { TerminalChat } from "./terminalUi/terminalChat.js";
 import { loadUserSettings } from "./userSettings.js";
@@ -91,7 +93,6 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
   if (!headless && sandboxMode !== "off") void detectSandbox();
   // A terminal on both ends gets the terminal UI; typed input with piped output, the plain chat.
   const terminalUi = !headless && process.stdout.isTTY === true;
-  if (terminalUi && startedFromImage()) restartWithoutImage(argv);
   const chat = headless ? undefined : terminalUi ? new TerminalChat() : new InteractiveChat();
   // What the set-up has to say goes where the chat shows it: the terminal UI may be drawn already.
   const report = (text: string) => (chat ? chat.report(text) : stderr(text));
@@ -101,7 +102,7 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
     );
   // Claude Code's control protocol (the Claude Agent SDK): approvals asked of the driving program.
   const sdk = args.inputFormat === "stream-json" ? sdkControl(args, stdout) : undefined;
-  const engine = await setUpEngine({
+  const engineInputs: EngineInputs = {
     args,
     settings: settings.settings,
     env,
@@ -110,7 +111,8 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
     askUser: chat?.askUser,
     confirmTrust: chat?.confirmTrust,
     warn: (message) => report(`lathe: ${message}\n`),
-  });
+  };
+  const engine = await setUpEngine(engineInputs);
   if (!engine.ok) {
     if (engine.kind === "no_model") {
       const probe = await probeLocalProviders({ timeoutMs: 500 });
@@ -124,17 +126,60 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
   if (engine.checkpointsOff) report(`lathe: checkpoints are off: ${engine.checkpointsOff.message}\n`);
   if (chat) await noticeMissingSandbox(sandboxMode, report);
   const probed = chat ? undefined : probeSandboxAtFirstToolCall(engine.session, sandboxMode, stderr);
+  if (chat instanceof TerminalChat) return runTerminal(chat, engine, engineInputs);
   const code = chat
-    ? await chat.run(engine.session, `lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`, {
-        modelFor: engine.modelFor,
-        inputHistory: () => projectInputHistory(engine.persistence.store, engine.projectRoot),
-      })
+    ? await chat.run(engine.session, `lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`)
     : sdk
       ? await runStreamJsonInput(engine, args, sdk, output)
       : await runPrompt(engine, args, output);
   await probed?.();
   // Background commands live in process groups of their own, which would outlive us.
   await engine.close();
+  return code;
+}
+
+/**
+ * The terminal UI, on an engine it can point at another session (`/clear`, `/resume`, `/undo`,
+ * `/trust`): set up again as `lathe -r` would, keeping the mode and approval mode the user chose;
+ * nobody is asked about trust again unless `/trust` says so.
+ */
+async function runTerminal(
+  chat: TerminalChat,
+  engine: Extract<EngineSetup, { ok: true }>,
+  inputs: EngineInputs,
+): Promise<number> {
+  const switchable: SwitchableEngine = new SwitchableEngine(
+    engine,
+    (change): Promise<EngineSetup> => {
+      const { session } = switchable;
+      return setUpEngine({
+        ...inputs,
+        confirmTrust: undefined,
+        args: {
+          ...inputs.args,
+          prompt: undefined,
+          resume: change.resume,
+          model: change.model ?? inputs.args.model,
+          trust: change.trust ?? inputs.args.trust,
+          mode: session.setup.mode,
+          approvalMode: session.setup.approvalMode,
+        },
+      });
+    },
+    inputs,
+  );
+  const code = await chat.run(`lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`, {
+    engine: switchable,
+    modelFor: (id) => switchable.current.modelFor(id),
+    inputHistory: () => projectInputHistory(switchable.current.persistence.store, engine.projectRoot),
+    projectTrust: () => {
+      const { latheHome, settings } = inputs;
+      const trust = checkWorkspaceTrust({ projectRoot: engine.projectRoot, latheHome, settings });
+      if (trust.status === "not_needed") return "not_needed";
+      return projectTrusted(trust) ? "trusted" : "untrusted";
+    },
+  });
+  await switchable.close();
   return code;
 }
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { fakeKeys } from "@lathe/testkit";
 import pty from "@lydell/node-pty";
-import xterm from "@xterm/headless";
+import xterm, { type IBuffer } from "@xterm/headless";
 import { makeWorkspace } from "./latheProcess.js";
 
 /** The `lathe` users run (the shell launcher), so the pty sees the very process a user would. */
@@ -21,7 +21,19 @@ export const keys = {
   up: "\x1b[A",
   down: "\x1b[B",
   backspace: "\x7f",
+  left: "\x1b[D",
+  right: "\x1b[C",
+  tab: "\t",
+  ctrlR: "\x12",
+  /** As terminals with the kitty keyboard protocol (CSI u) send it. */
+  shiftEnter: "\x1b[13;2u",
+  altEnter: "\x1b\r",
 } as const;
+
+/** Text as a terminal with bracketed paste on sends a paste of it. */
+export function bracketedPaste(text: string): string {
+  return `\x1b[200~${text}\x1b[201~`;
+}
 
 export interface TerminalExit {
   exitCode: number;
@@ -58,6 +70,10 @@ export interface Terminal {
   screen(): string;
   /** Only the rows on display now: where the live prompt and status line are. */
   viewport(): string;
+  /** Whether lathe has asked for bracketed paste (ESC[?2004h) and not yet turned it off. */
+  bracketedPasteMode(): boolean;
+  /** The headless xterm's buffer: every cell with its colours and attributes, for screenshots. */
+  buffer(): IBuffer;
   /**
    * Resolves once lathe reads keys itself (the terminal is in raw mode), which comes a little after
    * its first frame: keys typed before that are echoed by the terminal and held until a newline,
@@ -199,6 +215,8 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
     submit,
     screen,
     viewport,
+    bracketedPasteMode: () => term.modes.bracketedPasteMode,
+    buffer: () => term.buffer.active,
     waitForInput,
     waitFor,
     resize(newCols, newRows) {

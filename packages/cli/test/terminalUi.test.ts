@@ -389,4 +389,36 @@ describe("lathe's terminal UI", () => {
     expect(screen).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
     expect(await Promise.race([terminal.exited, Promise.resolve("running")])).toBe("running");
   });
+
+  it("shows an approved edit's change under its call, numbered as the lines are in the file", async () => {
+    const server = await scriptedModel([
+      { tool_calls: [{ name: "read_file", arguments: { path: "a.ts" } }] },
+      {
+        tool_calls: [
+          {
+            name: "edit_file",
+            arguments: { path: "a.ts", old_string: "const a = 1;", new_string: "const a = 2;" },
+          },
+        ],
+      },
+      { text: "Changed a." },
+    ]);
+    const { root, home } = await terminalWorkspace();
+    const lines = Array.from({ length: 14 }, (_, index) => `// line ${index + 1}`);
+    lines[11] = "const a = 1;";
+    writeFileSync(join(root, "a.ts"), `${lines.join("\n")}\n`);
+    const terminal = await chat(server, [], { cwd: root, home });
+    await terminal.submit("Make a two");
+    await terminal.waitFor("Allow edit_file a.ts?");
+    await terminal.waitFor(approvalKeys);
+    // The panel shows the change before it is made, without numbers: where it lands is not known yet.
+    expect(terminal.screen()).toMatch(/^│ - const a = 1;\s+│$/m);
+    terminal.type("y");
+    const screen = await terminal.waitFor("Changed a.");
+    expect(screen).toMatch(/^ {3}9 {3}\/\/ line 9$/m);
+    expect(screen).toMatch(/^ {2}12 - const a = 1;$/m);
+    expect(screen).toMatch(/^ {2}12 \+ const a = 2;$/m);
+    expect(screen).toMatch(/^ {2}14 {3}\/\/ line 14$/m);
+    expect(readFileSync(join(root, "a.ts"), "utf8")).toContain("const a = 2;");
+  });
 });

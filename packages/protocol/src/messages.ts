@@ -107,3 +107,8 @@ export function addUsage(a: Usage, b: Usage): Usage {
     costUsd: a.costUsd + b.costUsd,
   };
 }
+
+/** The words of a message, as the user typed or the model wrote them (no tool calls, no files). */
+export function messageText(message: Pick<Message, "parts">): string {
+  return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+}

@@ -1,25 +1,15 @@
 import type { RunState } from "@lathe/protocol";
 import { Box, type Key, Static, Text, useInput } from "ink";
 import { useState, useSyncExternalStore } from "react";
+import { ApprovalDetailView } from "./ApprovalDetailView.js";
 import { callTarget } from "./approvalDetail.js";
+import { PromptInput } from "./PromptInput.js";
+import { ReasoningKey } from "./ReasoningKey.js";
 import { LiveTurn, TranscriptItemView } from "./TranscriptView.js";
+import type { TerminalControls } from "./terminalControls.js";
 import type { Panel, TerminalState, TerminalView } from "./terminalState.js";
 
-/** What the keys of the terminal UI do to the session; the app itself only draws and edits text. */
-export interface TerminalControls {
-  submit(text: string): void;
-  /** Esc, or Ctrl+C during a run: stops it at once. */
-  stop(): void;
-  /** Ctrl+C at the idle prompt: the first asks for a second, which exits. */
-  interrupt(): void;
-  exit(): void;
-  cycleMode(): void;
-  busy(): boolean;
-  /** Earlier messages of this project, newest last, for Up and Down. */
-  history(): readonly string[];
-  /** Tab: the line completed, when it begins a slash command. */
-  complete(line: string): string;
-}
+export type { TerminalControls } from "./terminalControls.js";
 
 /** The terminal UI: finished items in the scrollback, then the live turn, a panel or the input, the status. */
 export function TerminalApp({ state, controls }: { state: TerminalState; controls: TerminalControls }) {
@@ -30,74 +20,10 @@ export function TerminalApp({ state, controls }: { state: TerminalState; control
         {(item, index) => <TranscriptItemView key={index} item={item} />}
       </Static>
       <LiveTurn transcript={view.transcript} />
-      {view.panel ? (
-        <PanelView panel={view.panel} state={state} />
-      ) : (
-        <PromptInput controls={controls} view={view} />
-      )}
+      <ReasoningKey state={state} />
+      {view.panel ? <PanelView panel={view.panel} state={state} /> : null}
+      <PromptInput controls={controls} view={view} state={state} />
       <StatusLine view={view} />
-    </Box>
-  );
-}
-
-function PromptInput({ controls, view }: { controls: TerminalControls; view: TerminalView }) {
-  const [text, setText] = useState("");
-  const [back, setBack] = useState(0);
-  useInput((input, key) => {
-    if (key.ctrl && input === "c") {
-      if (controls.busy()) controls.stop();
-      else if (text !== "") setText("");
-      else controls.interrupt();
-      return;
-    }
-    if (key.ctrl && input === "d") {
-      if (text === "") controls.exit();
-      return;
-    }
-    if (key.escape) {
-      if (controls.busy()) controls.stop();
-      return;
-    }
-    if (key.tab && key.shift) {
-      controls.cycleMode();
-      return;
-    }
-    if (key.tab) {
-      setText(controls.complete(text));
-      return;
-    }
-    if (key.upArrow || key.downArrow) {
-      const history = controls.history();
-      const next = Math.max(0, Math.min(history.length, back + (key.upArrow ? 1 : -1)));
-      setBack(next);
-      setText(next === 0 ? "" : (history[history.length - next] ?? ""));
-      return;
-    }
-    if (key.return) {
-      // A line ending in a backslash goes on on the next line.
-      if (text.endsWith("\\")) {
-        setText(`${text.slice(0, -1)}\n`);
-        return;
-      }
-      if (text.trim() !== "") controls.submit(text.trim());
-      setText("");
-      setBack(0);
-      return;
-    }
-    if (key.backspace || key.delete) {
-      setText((current) => current.slice(0, -1));
-      return;
-    }
-    if (isTyped(input, key)) setText((current) => current + input);
-  });
-  return (
-    <Box flexDirection="column" marginTop={1}>
-      <Text>
-        <Text color="cyan">› </Text>
-        {text}
-        <Text inverse> </Text>
-      </Text>
-      {view.hint ? <Text dimColor>{view.hint}</Text> : null}
     </Box>
   );
 }
@@ -171,7 +97,7 @@ function ApprovalPanel({
       <Text dimColor>
         {request.risk} risk: {request.reason}
       </Text>
-      <Text>{panel.detail}</Text>
+      <ApprovalDetailView args={request.arguments} detail={panel.detail} />
       {step.kind === "keys" ? (
         <Text>{`[y] yes  ${rules.length > 0 ? "[a] always  " : ""}[n] no  [e] no, and say why`}</Text>
       ) : null}

@@ -1,7 +1,8 @@
 import type { TodoItem } from "@lathe/protocol";
 import { Box, Text } from "ink";
+import { CallCard, RunningCallCard } from "./CallCard.js";
 import { MarkdownText } from "./MarkdownText.js";
-import { outputTail, type RunningCall, type Transcript, type TranscriptItem } from "./transcriptModel.js";
+import type { Transcript, TranscriptItem } from "./transcriptModel.js";
 
 const todoMarks: Record<TodoItem["status"], string> = {
   pending: "☐",
@@ -9,6 +10,9 @@ const todoMarks: Record<TodoItem["status"], string> = {
   completed: "☑",
   cancelled: "☒",
 };
+
+/** Lines of the thinking being written kept in view. */
+const liveReasoningLines = 3;
 
 /** One finished item, as it stays in the scrollback. */
 export function TranscriptItemView({ item }: { item: TranscriptItem }) {
@@ -26,13 +30,20 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
         </Box>
       );
     case "reasoning":
-      return (
-        <Text dimColor italic>
-          {item.text}
-        </Text>
+      return item.expanded ? (
+        <Box flexDirection="column">
+          <Text dimColor>{`✻ ${thoughtFor(item.seconds)}:`}</Text>
+          <Box marginLeft={2}>
+            <Text dimColor italic>
+              {item.text}
+            </Text>
+          </Box>
+        </Box>
+      ) : (
+        <Text dimColor>{`✻ ${thoughtFor(item.seconds)} · ${lineCount(item.text)} · Ctrl+O to show`}</Text>
       );
     case "call":
-      return <CallLine item={item} />;
+      return <CallCard item={item} />;
     case "notice":
       return (
         <Text color={item.level === "error" ? "red" : item.level === "warning" ? "yellow" : "gray"}>
@@ -44,30 +55,27 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
   }
 }
 
-function CallLine({ item }: { item: Extract<TranscriptItem, { kind: "call" }> }) {
-  const mark = item.outcome === "done" ? "✓" : item.outcome === "rejected" ? "⊘" : "✗";
-  const color = item.outcome === "done" ? "green" : item.outcome === "rejected" ? "yellow" : "red";
-  const took = item.seconds !== undefined && item.seconds >= 1 ? ` (${item.seconds.toFixed(1)} s)` : "";
-  return (
-    <Box flexDirection="column">
-      <Text>
-        <Text color={color}>{mark}</Text> {item.summary}
-        <Text dimColor>{took}</Text>
-      </Text>
-      {item.detail ? (
-        <Box marginLeft={2}>
-          <Text dimColor>{item.detail}</Text>
-        </Box>
-      ) : null}
-    </Box>
-  );
+/** "Thought for 3 s", or "Thought" when it took under a second or its time is not known. */
+function thoughtFor(seconds: number | undefined): string {
+  return seconds === undefined || seconds < 1 ? "Thought" : `Thought for ${Math.round(seconds)} s`;
 }
 
+function lineCount(text: string): string {
+  const lines = text.split("\n").length;
+  return `${lines} line${lines === 1 ? "" : "s"}`;
+}
+
+/** The plan as a checklist: the item in progress stands out, finished ones fade. */
 export function TodoList({ todos }: { todos: readonly TodoItem[] }) {
   return (
     <Box flexDirection="column">
       {todos.map((todo) => (
-        <Text key={todo.id} dimColor={todo.status === "completed" || todo.status === "cancelled"}>
+        <Text
+          key={todo.id}
+          bold={todo.status === "in_progress"}
+          dimColor={todo.status === "completed" || todo.status === "cancelled"}
+          strikethrough={todo.status === "cancelled"}
+        >
           {todoMarks[todo.status]} {todo.content}
         </Text>
       ))}
@@ -77,13 +85,18 @@ export function TodoList({ todos }: { todos: readonly TodoItem[] }) {
 
 /** The turn being written: thinking, the answer so far, calls running, the plan, queued messages. */
 export function LiveTurn({ transcript }: { transcript: Transcript }) {
-  const thinking = transcript.reasoning.trim().split("\n").slice(-3).join("\n");
+  const thinking = transcript.reasoning.trim().split("\n").slice(-liveReasoningLines).join("\n");
   return (
     <Box flexDirection="column">
       {thinking ? (
-        <Text dimColor italic>
-          {thinking}
-        </Text>
+        <Box flexDirection="column">
+          <Text dimColor>✻ Thinking…</Text>
+          <Box marginLeft={2}>
+            <Text dimColor italic>
+              {thinking}
+            </Text>
+          </Box>
+        </Box>
       ) : null}
       {transcript.answer ? (
         <Box marginTop={1}>
@@ -91,27 +104,11 @@ export function LiveTurn({ transcript }: { transcript: Transcript }) {
         </Box>
       ) : null}
       {transcript.calls.map((call) => (
-        <RunningCallLine key={call.callId} call={call} />
+        <RunningCallCard key={call.callId} call={call} />
       ))}
       {transcript.todos.length > 0 ? <TodoList todos={transcript.todos} /> : null}
       {transcript.queued.length > 0 ? (
         <Text dimColor>{transcript.queued.map((text) => `Queued: ${text}`).join("\n")}</Text>
-      ) : null}
-    </Box>
-  );
-}
-
-function RunningCallLine({ call }: { call: RunningCall }) {
-  const tail = call.output ? outputTail(call.output) : "";
-  return (
-    <Box flexDirection="column">
-      <Text>
-        <Text color="yellow">⋯</Text> {call.summary}
-      </Text>
-      {tail ? (
-        <Box marginLeft={2}>
-          <Text dimColor>{tail}</Text>
-        </Box>
       ) : null}
     </Box>
   );

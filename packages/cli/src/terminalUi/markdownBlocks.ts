@@ -1,3 +1,5 @@
+import { type ColumnAlign, tableAt } from "./markdownTable.js";
+
 /** A run of text with the marks it is shown with. */
 export interface Span {
   text: string;
@@ -10,34 +12,56 @@ export interface Span {
 export type MarkdownBlock =
   | { kind: "heading"; spans: Span[] }
   | { kind: "item"; depth: number; marker: string; spans: Span[] }
-  | { kind: "code"; text: string }
+  | { kind: "code"; text: string; language?: string }
+  | { kind: "table"; header: Span[][]; align: ColumnAlign[]; rows: Span[][][] }
   | { kind: "paragraph"; spans: Span[] }
   | { kind: "blank" };
 
 /**
  * The blocks of a markdown answer, line by line, so a streaming answer re-parses cheaply and an
- * unclosed code fence shows as code while it streams. Tables and the rest stay as their text.
+ * unclosed code fence shows as code while it streams. Pipe tables become tables once their
+ * delimiter row is complete; the rest stays as its text.
  */
 export function markdownBlocks(text: string): MarkdownBlock[] {
   const blocks: MarkdownBlock[] = [];
-  let code: string[] | undefined;
-  for (const line of text.split("\n")) {
-    if (/^\s*```/.test(line)) {
-      if (code === undefined) code = [];
-      else {
-        blocks.push({ kind: "code", text: code.join("\n") });
+  const lines = text.split("\n");
+  let code: { language?: string; lines: string[] } | undefined;
+  for (let at = 0; at < lines.length; at++) {
+    const line = lines[at] ?? "";
+    if (code !== undefined) {
+      if (/^\s*```+\s*$/.test(line)) {
+        blocks.push(codeBlock(code));
         code = undefined;
-      }
+      } else code.lines.push(line);
       continue;
     }
-    if (code !== undefined) {
-      code.push(line);
+    const fence = /^\s*```+\s*([^\s`]*)/.exec(line);
+    if (fence) {
+      code = { language: fence[1] || undefined, lines: [] };
+      continue;
+    }
+    const table = tableAt(lines, at);
+    if (table) {
+      blocks.push({
+        kind: "table",
+        header: table.header.map(inlineSpans),
+        align: table.align,
+        rows: table.rows.map((row) => row.map(inlineSpans)),
+      });
+      at += table.length - 1;
       continue;
     }
     blocks.push(lineBlock(line));
   }
-  if (code !== undefined) blocks.push({ kind: "code", text: code.join("\n") });
+  if (code !== undefined) blocks.push(codeBlock(code));
   return blocks;
+}
+
+function codeBlock(code: { language?: string; lines: string[] }): MarkdownBlock {
+  const text = code.lines.join("\n");
+  return code.language === undefined
+    ? { kind: "code", text }
+    : { kind: "code", text, language: code.language };
 }
 
 function lineBlock(line: string): MarkdownBlock {

@@ -7,6 +7,13 @@ export type SlashCommand =
   | { kind: "approval"; value?: string }
   | { kind: "model"; value?: string }
   | { kind: "cost" }
+  | { kind: "undo" }
+  | { kind: "checkpoints" }
+  | { kind: "sessions" }
+  | { kind: "resume"; value?: string }
+  | { kind: "clear" }
+  | { kind: "mcp" }
+  | { kind: "trust" }
   /** A custom command or an MCP prompt: the session fills it in. */
   | { kind: "send" }
   | { kind: "unknown"; name: string };
@@ -18,6 +25,13 @@ export const commandHelp: readonly [command: string, what: string][] = [
   ["/mode [agent|ask|plan|debug]", "the mode, or switch (Shift+Tab cycles)"],
   ["/approval [manual|ask_first|auto_edit|auto|yolo]", "the approval mode, or switch"],
   ["/compact [focus]", "shorten what is sent from now on; the stored conversation stays whole"],
+  ["/undo", "take back your last message: the files and the conversation as they were before it"],
+  ["/checkpoints", "the checkpoints of this session"],
+  ["/sessions", "this project's sessions"],
+  ["/resume [ID]", "go on with another session of this project"],
+  ["/clear", "start a new session"],
+  ["/mcp", "the MCP servers, their state and tools"],
+  ["/trust", "trust this folder's hooks, MCP servers, rules and agents, and restart the session with them"],
   ["/cost", "tokens and cost of this session"],
   ["/exit", "quit (Ctrl+D, or Ctrl+C twice, too)"],
 ];
@@ -31,6 +45,13 @@ const builtin: Record<string, (rest: string) => SlashCommand> = {
   approval: (rest) => (rest ? { kind: "approval", value: rest } : { kind: "approval" }),
   model: (rest) => (rest ? { kind: "model", value: rest } : { kind: "model" }),
   cost: () => ({ kind: "cost" }),
+  undo: () => ({ kind: "undo" }),
+  checkpoints: () => ({ kind: "checkpoints" }),
+  sessions: () => ({ kind: "sessions" }),
+  resume: (rest) => (rest ? { kind: "resume", value: rest } : { kind: "resume" }),
+  clear: () => ({ kind: "clear" }),
+  mcp: () => ({ kind: "mcp" }),
+  trust: () => ({ kind: "trust" }),
 };
 
 /** Every command name the input completes: the terminal UI's own, then the user's. */

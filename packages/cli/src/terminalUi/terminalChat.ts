@@ -1,3 +1,4 @@
+import { enableCompileCache } from "node:module";
 import {
   type AgentSession,
   type ApprovalAnswer,
@@ -11,12 +12,31 @@ import {
 } from "@lathe/core";
 import { errorInfo, type Mode, modeSchema } from "@lathe/protocol";
 import type { Instance } from "ink";
+import type { SwitchableEngine, Switched } from "../switchableEngine.js";
 import { gatedFilesText, trustReply } from "../trustReply.js";
 import { approvalDetail, callTarget } from "./approvalDetail.js";
+import { mentionCandidates } from "./mentionCandidates.js";
+import {
+  checkpointList,
+  mcpList,
+  oneLine,
+  type ProjectTrustState,
+  plural,
+  sessionList,
+  trustStatus,
+} from "./sessionListings.js";
 import { commandHelp, commandNames, completeCommand, parseSlashCommand } from "./slashCommands.js";
 import type { TerminalControls } from "./TerminalApp.js";
 import { TerminalState } from "./terminalState.js";
 import { fromHistory, withEvent, withNotice, withUserMessage } from "./transcriptModel.js";
+
+type Command = Exclude<ReturnType<typeof parseSlashCommand>, undefined>;
+
+/** The commands that end the session and open another in its place. */
+const sessionChanges: ReadonlySet<Command["kind"]> = new Set(["undo", "resume", "clear", "trust"]);
+
+/** What the terminal UI's bundle exports: the app, and the layout engine compiling as it loads. */
+type TerminalAppBundle = typeof import("./mountTerminalApp.js") & { layoutEngineReady: Promise<void> };
 
 /** Shift+Tab goes round the modes in this order. */
 const modeCycle: readonly Mode[] = ["agent", "plan", "ask", "debug"];
@@ -38,12 +58,16 @@ function decisionLine(request: ApprovalRequest, answer: ApprovalAnswer): string 
   return `Allowed ${call}, and from now on ${request.alwaysRules?.join(", ")} (${scopeNames[answer.always]}).`;
 }
 
-/** What the terminal UI needs of the engine's set-up beyond the session. */
+/** What the terminal UI needs of the engine's set-up. */
 export interface TerminalSetup {
+  /** The session, and the means to open another in its place. */
+  engine: SwitchableEngine;
   /** A client for another model, set up as the session's (`/model`). */
   modelFor(modelId: string): { ok: true; client: ModelClient } | { ok: false; message: string };
   /** What the user typed in this project before, oldest first (Up and Down); read only by the face that offers it. */
   inputHistory(): readonly string[];
+  /** Whether the folder's gated files are trusted now, for `/trust`. */
+  projectTrust(): ProjectTrustState;
 }
 
 /**
@@ -67,6 +91,8 @@ export class TerminalChat {
   /** Sends not settled yet: a run is going on, or messages wait for one. */
   private inFlight = 0;
   private interruptedAt = 0;
+  /** A session is being ended and another opened: nothing is sent meanwhile. */
+  private switching = false;
   private readonly sent: string[] = [];
   private finished: () => void = () => {};
 
@@ -119,50 +145,65 @@ export class TerminalChat {
   };
 
   /** Runs the UI until the user leaves; a resumed session's conversation is shown first. */
-  async run(session: AgentSession, banner: string, setup: TerminalSetup): Promise<number> {
-    this.session = session;
+  async run(banner: string, setup: TerminalSetup): Promise<number> {
     this.setup = setup;
     // The resumed session's own messages are among the project's already.
     this.sent.push(...setup.inputHistory());
-    this.state.update((view) => {
-      const opened = withNotice(view.transcript, `${banner}\nType a task; /help lists the commands.`);
-      return {
-        ...view,
-        transcript: { ...opened, items: [...opened.items, ...fromHistory(session.messages).items] },
-      };
-    });
-    this.refreshStatus();
-    const unsubscribe = session.subscribe((event) =>
-      this.state.update((view) => ({ ...view, transcript: withEvent(view.transcript, event) })),
-    );
+    this.say(`${banner}\nType a task; /help lists the commands.`);
+    this.attach(setup.engine.session, true);
     const done = new Promise<void>((resolve) => {
       this.finished = resolve;
     });
     // A closed terminal stops the run and its commands as Ctrl+C would, then Lathe exits.
     const hangUp = () => {
-      session.cancel();
+      this.session?.cancel();
       this.finished();
     };
     process.once("SIGHUP", hangUp);
     await this.mount();
     await done;
     process.off("SIGHUP", hangUp);
-    unsubscribe();
+    this.unsubscribe();
     this.instance?.unmount();
     await this.instance?.waitUntilExit();
-    process.stdout.write(`Resume with lathe -r ${session.id}\n`);
-    return 0;
+    if (this.session) process.stdout.write(`Resume with lathe -r ${this.session.id}\n`);
+    return this.session ? 0 : 1;
   }
+
+  /**
+   * Follows a session's events from now on; `shown` when its conversation is new on screen (a
+   * resumed session), not when it goes on from what is there already (`/undo`, `/trust`).
+   */
+  private attach(session: AgentSession, shown = false): void {
+    this.unsubscribe();
+    this.session = session;
+    if (shown)
+      this.state.update((view) => ({
+        ...view,
+        transcript: {
+          ...view.transcript,
+          items: [...view.transcript.items, ...fromHistory(session.messages).items],
+        },
+      }));
+    this.refreshStatus();
+    this.unsubscribe = session.subscribe((event) =>
+      this.state.update((view) => ({ ...view, transcript: withEvent(view.transcript, event) })),
+    );
+  }
+
+  private unsubscribe: () => void = () => {};
 
   private async mount(): Promise<void> {
     if (this.instance) return;
-    // From its file at run time, never inlined into the start-up image: Ink's layout engine loads
-    // with a top-level await, which the image's script cannot hold, and `lathe -p` needs none of it.
-    const mounting: typeof import("./mountTerminalApp.js") = await import(
-      new URL("./mountTerminalApp.js", import.meta.url).href
+    // The UI with Ink and React, bundled into one module at build time
+    // (scripts/bundle-terminal-ui.mjs) and loaded from its file only now: `lathe -p` needs none of
+    // it. Its compiled code is cached on disk between starts.
+    enableCompileCache?.();
+    const mounting: TerminalAppBundle = await import(
+      new URL("./terminalApp.bundle.js", import.meta.url).href
     );
-    const { mountTerminalApp } = mounting;
-    this.instance = mountTerminalApp(this.state, this.controls);
+    await mounting.layoutEngineReady;
+    this.instance = mounting.mountTerminalApp(this.state, this.controls);
   }
 
   private readonly controls: TerminalControls = {
@@ -194,17 +235,25 @@ export class TerminalChat {
       this.hint(completed.fits.length > 1 ? completed.fits.map((name) => `/${name}`).join("  ") : undefined);
       return completed.line;
     },
+    completeMention: (query) => {
+      const projectRoot = this.setup?.engine.current.projectRoot;
+      return projectRoot === undefined ? Promise.resolve([]) : mentionCandidates(projectRoot, query);
+    },
   };
 
   private submit(text: string): void {
     const session = this.session;
     if (!session) return;
+    if (this.switching) {
+      this.say("One moment: the session is being opened.", "warning");
+      return;
+    }
     const command = parseSlashCommand(
       text,
       session.commands.map((custom) => custom.name),
     );
     if (command && command.kind !== "send") {
-      this.runCommand(command, session);
+      this.runCommand(command, text.trim(), session);
       return;
     }
     this.sent.push(text);
@@ -217,21 +266,97 @@ export class TerminalChat {
     });
   }
 
-  private runCommand(
-    command: Exclude<ReturnType<typeof parseSlashCommand>, undefined>,
-    session: AgentSession,
-  ): void {
+  /** A command is kept in the transcript as typed, and what it says back follows it. */
+  private runCommand(command: Command, commandLine: string, session: AgentSession): void {
+    this.state.update((view) => ({ ...view, transcript: withUserMessage(view.transcript, commandLine) }));
     if (command.kind === "exit") this.finished();
     else if (command.kind === "compact") void session.compact(command.focus);
+    else if (sessionChanges.has(command.kind)) void this.changeSession(command, session);
     else {
       const reply = this.commandReply(command, session);
       if (reply) this.say(reply.text, reply.level);
     }
   }
 
+  /**
+   * `/undo`, `/resume ID`, `/clear`, `/trust`: the engine is set up again for the session asked
+   * for, which is shown as `lathe -r` shows it. Not during a run: the user decides what to stop.
+   */
+  private async changeSession(command: Command, session: AgentSession): Promise<void> {
+    const engine = this.setup?.engine;
+    if (!engine) return;
+    if (command.kind === "resume" && command.value === undefined) {
+      this.say(sessionList(engine, session.id));
+      return;
+    }
+    if (this.inFlight > 0) {
+      this.say(
+        `Stop the run first (Esc), or wait for it to end: /${command.kind} ends this session.`,
+        "warning",
+      );
+      return;
+    }
+    const trust = command.kind === "trust" ? this.setup?.projectTrust() : undefined;
+    if (trust === "trusted" || trust === "not_needed") {
+      this.say(trustStatus[trust]);
+      return;
+    }
+    this.switching = true;
+    this.unsubscribe();
+    try {
+      const changed = await this.openInstead(command, engine, session);
+      if (!changed.ok && changed.lost) {
+        this.session = undefined;
+        this.say(`${changed.message} Lathe has to stop.`, "warning");
+        this.finished();
+        return;
+      }
+      this.say(changed.ok ? changed.said : changed.message, changed.ok ? "info" : "warning");
+      if (changed.ok) this.attach(changed.session, command.kind === "resume");
+      else this.attach(engine.session);
+      if (changed.ok && changed.draft) this.state.update((view) => ({ ...view, draft: changed.draft }));
+    } finally {
+      this.switching = false;
+    }
+  }
+
+  private async openInstead(
+    command: Command,
+    engine: SwitchableEngine,
+    session: AgentSession,
+  ): Promise<(Switched & { ok: false }) | { ok: true; session: AgentSession; said: string; draft?: string }> {
+    if (command.kind === "undo") {
+      const undone = await engine.undo();
+      if (!undone.ok) return undone;
+      const files = `${plural(undone.written, "file")} written back, ${plural(undone.removed, "file")} removed`;
+      return {
+        ok: true,
+        session: undone.session,
+        said: `Undone: your message "${oneLine(undone.message)}" and what came of it (${files}). The conversation goes on from before it; the message is back in the input.`,
+        draft: undone.message,
+      };
+    }
+    if (command.kind === "resume") {
+      const found = engine.find(command.value ?? "");
+      if (!found.ok) return found;
+      const switched = await engine.switchTo({ resume: found.session.id });
+      return switched.ok ? { ...switched, said: `Resumed session ${switched.session.id}.` } : switched;
+    }
+    const model = session.modelId;
+    const switched = await engine.switchTo(
+      command.kind === "trust" ? { resume: session.id, model, trust: true } : { model },
+    );
+    if (!switched.ok) return switched;
+    const said =
+      command.kind === "trust"
+        ? "This folder is trusted now: its hooks, MCP servers, rules and agents take effect. The session goes on."
+        : `New session ${switched.session.id}.`;
+    return { ...switched, said };
+  }
+
   /** What a command that changes a setting or tells something says back. */
   private commandReply(
-    command: Exclude<ReturnType<typeof parseSlashCommand>, undefined>,
+    command: Command,
     session: AgentSession,
   ): { text: string; level: "info" | "warning" } | undefined {
     const info = (text: string) => ({ text, level: "info" as const });
@@ -273,6 +398,12 @@ export class TerminalChat {
           `${inputTokens.toLocaleString("en-US")} tokens in, ${outputTokens.toLocaleString("en-US")} out: $${costUsd.toFixed(4)}.`,
         );
       }
+      case "checkpoints":
+        return this.setup ? info(checkpointList(this.setup.engine, session)) : undefined;
+      case "sessions":
+        return this.setup ? info(sessionList(this.setup.engine, session.id)) : undefined;
+      case "mcp":
+        return this.setup ? info(mcpList(this.setup.engine, session)) : undefined;
       case "unknown":
         return { text: `Unknown command /${command.name}. /help lists the commands.`, level: "warning" };
       default:

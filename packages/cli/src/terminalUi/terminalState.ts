@@ -28,6 +28,11 @@ export interface TerminalView {
   /** A one-line hint under the input ("Press Ctrl+C again to exit"). */
   hint?: string;
   status?: StatusFacts;
+  /**
+   * Text for the input (a message put back by `/undo`): the input takes it, the cursor at its end,
+   * and clears this field, so the same text can be put back again later.
+   */
+  draft?: string;
 }
 
 /**

@@ -1,0 +1,91 @@
+// Bundles the terminal UI (packages/cli/dist/terminalUi/mountTerminalApp.js) with Ink, React and
+// the rest of what it draws with into one module, dist/terminalUi/terminalApp.bundle.js, which the
+// interactive `lathe` loads once it has its session.
+//
+// One file loads in a fraction of the time Ink's ~150 small modules take one by one. And it has no
+// top-level await, so `lathe` started from its start-up image (scripts/build-snapshot.mjs) can load
+// it with `require` — the image has no module loader for `import` — instead of starting again
+// without the image. Ink's two awaits are taken out here: yoga-layout's, which compiles the layout
+// engine's WebAssembly as it loads (the bundle exports `layoutEngineReady` instead, awaited before
+// the first frame), and those of Ink's development-only code (React DevTools), which runs only with
+// DEV=true and a package Lathe does not ship.
+//
+// Left outside: our own packages and zod, which the process has loaded already (one copy each).
+import { readdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "rolldown";
+
+const dist = fileURLToPath(new URL("../packages/cli/dist/terminalUi/", import.meta.url));
+const shared = (specifier) =>
+  specifier.startsWith("@lathe/") || specifier === "zod" || specifier.startsWith("zod/");
+
+const entry = "\0terminal-app-entry";
+const layoutEngine = "\0layout-engine";
+
+// Its constants (EDGE_TOP…), which Ink reads as its modules load, are there from the start.
+const yogaConstants = join(
+  dirname(createRequire(import.meta.url).resolve("yoga-layout/load")),
+  "generated/YGEnums.js",
+);
+
+/** Yoga as Ink imports it (`import Yoga from "yoga-layout"`), filled in once its WebAssembly is compiled. */
+const layoutEngineModule = `
+import { loadYoga } from "yoga-layout/load";
+import constants from ${JSON.stringify(yogaConstants)};
+let loaded;
+export const layoutEngineReady = loadYoga().then((yoga) => { loaded = yoga; });
+export default new Proxy({}, {
+  get(_target, key) {
+    if (loaded !== undefined) return loaded[key];
+    if (Object.hasOwn(constants, key)) return constants[key];
+    throw new Error("the layout engine is used before layoutEngineReady");
+  },
+});
+export * from "yoga-layout/load";
+`;
+
+// Ink's development-only code (DevTools, its package.json read for them) runs under DEV=true, with
+// top-level awaits: the condition is made false, and the bundler drops the code with its awaits.
+const developmentOnly = /process\.env\['DEV'\] === 'true'/g;
+
+const withoutTopLevelAwait = {
+  name: "without-top-level-await",
+  resolveId(specifier, importer) {
+    if (specifier === entry || specifier === layoutEngine) return specifier;
+    if (specifier === "yoga-layout" && importer !== layoutEngine) return layoutEngine;
+    return null;
+  },
+  load(id) {
+    if (id === entry)
+      return `export * from ${JSON.stringify(join(dist, "mountTerminalApp.js"))};\nexport { layoutEngineReady } from "${layoutEngine}";\n`;
+    if (id === layoutEngine) return layoutEngineModule;
+    return null;
+  },
+  transform(code, id) {
+    if (!id.endsWith("/ink/build/reconciler.js")) return null;
+    if (!developmentOnly.test(code))
+      throw new Error("Ink's development-only code has changed: review scripts/bundle-terminal-ui.mjs");
+    return { code: code.replace(developmentOnly, "false") };
+  },
+};
+
+for (const name of readdirSync(dist)) {
+  if (name === "terminalApp.bundle.js" || name.startsWith("terminalApp.chunk-")) rmSync(join(dist, name));
+}
+await build({
+  input: entry,
+  platform: "node",
+  external: shared,
+  plugins: [withoutTopLevelAwait],
+  // React's production build: its development one checks every render, which the user pays for.
+  transform: { define: { "process.env.NODE_ENV": JSON.stringify("production") } },
+  output: {
+    dir: dist,
+    format: "esm",
+    entryFileNames: "terminalApp.bundle.js",
+    codeSplitting: false,
+  },
+  logLevel: "warn",
+});
