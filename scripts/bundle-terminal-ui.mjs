@@ -11,7 +11,7 @@
 // DEV=true and a package Lathe does not ship.
 //
 // Left outside: our own packages and zod, which the process has loaded already (one copy each).
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,18 +24,32 @@ const shared = (specifier) =>
 const entry = "\0terminal-app-entry";
 const layoutEngine = "\0layout-engine";
 
-// Its constants (EDGE_TOP…), which Ink reads as its modules load, are there from the start.
-const yogaConstants = join(
-  dirname(createRequire(import.meta.url).resolve("yoga-layout/load")),
-  "generated/YGEnums.js",
-);
+const yogaSource = dirname(createRequire(import.meta.url).resolve("yoga-layout/load"));
+const yogaModule = (path) => JSON.stringify(join(yogaSource, path));
+const yogaBinary = join(yogaSource, "../binaries/yoga-wasm-base64-esm.js");
 
-/** Yoga as Ink imports it (`import Yoga from "yoga-layout"`), filled in once its WebAssembly is compiled. */
+// Yoga's WebAssembly, written beside the bundle: its loader would otherwise fetch the copy it holds
+// as a data: URL, which loads Node's whole fetch implementation for it.
+const yogaWasm = () => {
+  const dataUrl = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/.exec(
+    readFileSync(yogaBinary, "utf8"),
+  );
+  if (dataUrl === null) throw new Error("yoga-layout no longer holds its WebAssembly as a data: URL");
+  writeFileSync(join(dist, "yoga.wasm"), Buffer.from(dataUrl[1], "base64"));
+};
+
+/**
+ * Yoga as Ink imports it (`import Yoga from "yoga-layout"`), filled in once its WebAssembly is
+ * compiled. Its constants (EDGE_TOP…), which Ink reads as its modules load, are there from the start.
+ */
 const layoutEngineModule = `
-import { loadYoga } from "yoga-layout/load";
-import constants from ${JSON.stringify(yogaConstants)};
+import { readFileSync } from "node:fs";
+import loadYogaBinary from ${JSON.stringify(yogaBinary)};
+import wrapAssembly from ${yogaModule("wrapAssembly.js")};
+import constants from ${yogaModule("generated/YGEnums.js")};
 let loaded;
-export const layoutEngineReady = loadYoga().then((yoga) => { loaded = yoga; });
+const wasmBinary = readFileSync(new URL("./yoga.wasm", import.meta.url));
+export const layoutEngineReady = loadYogaBinary({ wasmBinary }).then((yoga) => { loaded = wrapAssembly(yoga); });
 export default new Proxy({}, {
   get(_target, key) {
     if (loaded !== undefined) return loaded[key];
@@ -43,7 +57,7 @@ export default new Proxy({}, {
     throw new Error("the layout engine is used before layoutEngineReady");
   },
 });
-export * from "yoga-layout/load";
+export * from ${yogaModule("generated/YGEnums.js")};
 `;
 
 // Ink's development-only code (DevTools, its package.json read for them) runs under DEV=true, with
@@ -74,6 +88,7 @@ const withoutTopLevelAwait = {
 for (const name of readdirSync(dist)) {
   if (name === "terminalApp.bundle.js" || name.startsWith("terminalApp.chunk-")) rmSync(join(dist, name));
 }
+yogaWasm();
 await build({
   input: entry,
   platform: "node",

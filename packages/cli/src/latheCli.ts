@@ -126,7 +126,10 @@ async function main(argv: string[], output: CliOutput): Promise<number> {
   if (engine.checkpointsOff) report(`lathe: checkpoints are off: ${engine.checkpointsOff.message}\n`);
   if (chat) await noticeMissingSandbox(sandboxMode, report);
   const probed = chat ? undefined : probeSandboxAtFirstToolCall(engine.session, sandboxMode, stderr);
-  if (chat instanceof TerminalChat) return runTerminal(chat, engine, engineInputs);
+  if (chat instanceof TerminalChat) {
+    const sandbox = sandboxMode !== "off" && (await detectSandbox()).available;
+    return runTerminal(chat, engine, engineInputs, sandbox);
+  }
   const code = chat
     ? await chat.run(engine.session, `lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`)
     : sdk
@@ -147,6 +150,7 @@ async function runTerminal(
   chat: TerminalChat,
   engine: Extract<EngineSetup, { ok: true }>,
   inputs: EngineInputs,
+  sandbox: boolean,
 ): Promise<number> {
   const switchable: SwitchableEngine = new SwitchableEngine(
     engine,
@@ -172,6 +176,7 @@ async function runTerminal(
     engine: switchable,
     modelFor: (id) => switchable.current.modelFor(id),
     inputHistory: () => projectInputHistory(switchable.current.persistence.store, engine.projectRoot),
+    sandbox,
     projectTrust: () => {
       const { latheHome, settings } = inputs;
       const trust = checkWorkspaceTrust({ projectRoot: engine.projectRoot, latheHome, settings });

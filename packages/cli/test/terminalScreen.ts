@@ -17,6 +17,7 @@ export const keys = {
   esc: "\x1b",
   ctrlC: "\x03",
   ctrlD: "\x04",
+  ctrlY: "\x19",
   shiftTab: "\x1b[Z",
   up: "\x1b[A",
   down: "\x1b[B",

@@ -252,6 +252,29 @@ describe("lathe's terminal UI", () => {
     }
   });
 
+  it("cycles the approval mode with Ctrl+Y, and auto_edit writes without asking", async () => {
+    const server = await scriptedModel([
+      { tool_calls: [{ name: "write_file", arguments: { path: "notes.md", contents: "hi\n" } }] },
+      { text: "Wrote notes.md." },
+    ]);
+    const terminal = await chat(server);
+    await terminal.waitFor(() => statusLine(terminal).includes("agent · ask_first"));
+    // The workspace turns the sandbox off, and the status line says so.
+    expect(statusLine(terminal)).toContain("sandbox off");
+    terminal.type(keys.ctrlY);
+    await terminal.waitFor(() => statusLine(terminal).includes("agent · auto_edit"));
+    await terminal.submit("Write the notes");
+    await terminal.waitFor("Wrote notes.md.");
+    expect(readFileSync(join(terminal.root, "notes.md"), "utf8")).toBe("hi\n");
+    expect(terminal.screen()).not.toContain(approvalKeys);
+    // Tokens and cost once the model has answered.
+    await terminal.waitFor(() => /\d+(\.\d)?k? tokens · \$\d+\.\d{4}/.test(statusLine(terminal)));
+    terminal.type(keys.ctrlY);
+    await terminal.waitFor(() => statusLine(terminal).includes("agent · auto ·"));
+    terminal.type(keys.ctrlY);
+    await terminal.waitFor(() => statusLine(terminal).includes("agent · manual"));
+  });
+
   it("answers /help and unknown commands itself, without asking the model", async () => {
     const server = await scriptedModel([{ text: "pong" }]);
     const terminal = await chat(server);

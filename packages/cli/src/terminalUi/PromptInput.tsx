@@ -66,6 +66,8 @@ export function PromptInput({
         return controls.exit();
       case "cycleMode":
         return controls.cycleMode();
+      case "cycleApprovalMode":
+        return controls.cycleApprovalMode();
       case "complete":
         return void completeAtCursor();
     }

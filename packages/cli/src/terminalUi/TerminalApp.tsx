@@ -1,4 +1,4 @@
-import type { RunState } from "@lathe/protocol";
+import type { RunState, Usage } from "@lathe/protocol";
 import { Box, type Key, Static, Text, useInput } from "ink";
 import { useState, useSyncExternalStore } from "react";
 import { ApprovalDetailView } from "./ApprovalDetailView.js";
@@ -187,6 +187,12 @@ const stateNames: Record<RunState, string> = {
   iteration_limit: "ready",
 };
 
+/** Tokens in and out so far, as "12.3k". */
+function tokenCount({ inputTokens, outputTokens }: Usage): string {
+  const count = inputTokens + outputTokens;
+  return count < 1000 ? String(count) : `${(count / 1000).toFixed(1)}k`;
+}
+
 function StatusLine({ view }: { view: TerminalView }) {
   const { status, transcript } = view;
   if (!status) return null;
@@ -198,7 +204,9 @@ function StatusLine({ view }: { view: TerminalView }) {
     transcript.contextTokens !== undefined
       ? `context ${Math.round((transcript.contextTokens / status.contextWindow) * 100)}%`
       : undefined,
+    transcript.total ? `${tokenCount(transcript.total)} tokens` : undefined,
     transcript.total ? `$${transcript.total.costUsd.toFixed(4)}` : undefined,
+    status.sandbox ? "sandbox on" : "sandbox off",
   ];
   return <Text dimColor>{parts.filter(Boolean).join(" · ")}</Text>;
 }

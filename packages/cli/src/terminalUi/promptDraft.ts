@@ -32,6 +32,7 @@ export type PromptEffect =
   | { kind: "interrupt" }
   | { kind: "exit" }
   | { kind: "cycleMode" }
+  | { kind: "cycleApprovalMode" }
   | { kind: "complete" };
 
 export interface PromptContext {
@@ -85,6 +86,8 @@ export function pressed(draft: PromptDraft, key: PromptKey, context: PromptConte
       return { draft, effect: { kind: "complete" } };
     case "shiftTab":
       return { draft, effect: { kind: "cycleMode" } };
+    case "cycleApproval":
+      return { draft, effect: { kind: "cycleApprovalMode" } };
     case "escape":
       return context.busy ? { draft, effect: { kind: "stop" } } : { draft };
     case "ctrlC":

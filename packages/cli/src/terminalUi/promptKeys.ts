@@ -16,6 +16,8 @@ export type PromptKey =
   | { kind: "abort" }
   | { kind: "tab" }
   | { kind: "shiftTab" }
+  /** Ctrl+Y: the next approval mode. */
+  | { kind: "cycleApproval" }
   | { kind: "escape" }
   | { kind: "ctrlC" }
   | { kind: "ctrlD" };
@@ -32,6 +34,7 @@ const withCtrl: Record<string, PromptKey> = {
   d: { kind: "ctrlD" },
   r: { kind: "search" },
   g: { kind: "abort" },
+  y: { kind: "cycleApproval" },
 };
 
 /** Alt+letter, which terminals send as ESC and the letter (macOS Option as Meta). */

@@ -23,7 +23,7 @@ export const commandHelp: readonly [command: string, what: string][] = [
   ["/help", "this list"],
   ["/model [PROVIDER:MODEL]", "the model, or switch to another from the next request on"],
   ["/mode [agent|ask|plan|debug]", "the mode, or switch (Shift+Tab cycles)"],
-  ["/approval [manual|ask_first|auto_edit|auto|yolo]", "the approval mode, or switch"],
+  ["/approval [manual|ask_first|auto_edit|auto|yolo]", "the approval mode, or switch (Ctrl+Y cycles)"],
   ["/compact [focus]", "shorten what is sent from now on; the stored conversation stays whole"],
   ["/undo", "take back your last message: the files and the conversation as they were before it"],
   ["/checkpoints", "the checkpoints of this session"],

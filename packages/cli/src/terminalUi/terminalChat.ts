@@ -2,6 +2,7 @@ import { enableCompileCache } from "node:module";
 import {
   type AgentSession,
   type ApprovalAnswer,
+  type ApprovalMode,
   type ApprovalRequest,
   type ApprovalScope,
   approvalModeSchema,
@@ -40,6 +41,11 @@ type TerminalAppBundle = typeof import("./mountTerminalApp.js") & { layoutEngine
 
 /** Shift+Tab goes round the modes in this order. */
 const modeCycle: readonly Mode[] = ["agent", "plan", "ask", "debug"];
+/**
+ * Ctrl+Y goes round these approval modes. Not yolo: a key pressed by mistake must not let
+ * everything run unasked; `/approval yolo` says it in words.
+ */
+const approvalCycle: readonly ApprovalMode[] = ["manual", "ask_first", "auto_edit", "auto"];
 /** How long a first Ctrl+C at the idle prompt waits for the second. */
 const secondInterruptMs = 2000;
 
@@ -66,6 +72,8 @@ export interface TerminalSetup {
   modelFor(modelId: string): { ok: true; client: ModelClient } | { ok: false; message: string };
   /** What the user typed in this project before, oldest first (Up and Down); read only by the face that offers it. */
   inputHistory(): readonly string[];
+  /** Whether commands run in the sandbox, for the status line. */
+  sandbox: boolean;
   /** Whether the folder's gated files are trusted now, for `/trust`. */
   projectTrust(): ProjectTrustState;
 }
@@ -225,6 +233,13 @@ export class TerminalChat {
       if (!session) return;
       const next = modeCycle[(modeCycle.indexOf(session.setup.mode) + 1) % modeCycle.length] ?? "agent";
       session.setMode(next);
+      this.refreshStatus();
+    },
+    cycleApprovalMode: () => {
+      const session = this.session;
+      if (!session) return;
+      const at = approvalCycle.indexOf(session.setup.approvalMode);
+      session.setApprovalMode(approvalCycle[(at + 1) % approvalCycle.length] ?? "ask_first");
       this.refreshStatus();
     },
     busy: () => this.inFlight > 0,
@@ -439,6 +454,7 @@ export class TerminalChat {
         mode: session.actingAs ?? mode,
         approvalMode,
         contextWindow: lookupModel(session.modelId).contextWindow,
+        sandbox: this.setup?.sandbox ?? false,
       },
     }));
   }

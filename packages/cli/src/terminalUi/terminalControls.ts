@@ -6,7 +6,10 @@ export interface TerminalControls {
   /** Ctrl+C at the idle prompt: the first asks for a second, which exits. */
   interrupt(): void;
   exit(): void;
+  /** Shift+Tab: agent → plan → ask → debug. */
   cycleMode(): void;
+  /** Ctrl+Y: manual → ask_first → auto_edit → auto; yolo only when typed (`/approval yolo`). */
+  cycleApprovalMode(): void;
   busy(): boolean;
   /** Earlier messages of this project, newest last, for Up and Down and Ctrl+R. */
   history(): readonly string[];

@@ -18,6 +18,8 @@ export interface StatusFacts {
   mode: string;
   approvalMode: string;
   contextWindow: number;
+  /** Whether commands run in the sandbox. */
+  sandbox: boolean;
 }
 
 /** Everything the terminal UI draws, in one value that changes as a whole. */
