@@ -1,51 +1,13 @@
-import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
+import { fakeKeys } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { headlessArgs, runLathe } from "./latheProcess.js";
-import {
-  bracketedPaste,
-  closeTerminals,
-  keys,
-  startTerminal,
-  type Terminal,
-  terminalWorkspace,
-} from "./terminalScreen.js";
+import { chat, closeScriptedModels, scriptedModel, sentText } from "./scriptedTerminal.js";
+import { bracketedPaste, closeTerminals, keys, type Terminal, terminalWorkspace } from "./terminalScreen.js";
 
-let fake: FakeLlm | undefined;
 afterEach(async () => {
   await closeTerminals();
-  await fake?.close();
-  fake = undefined;
+  await closeScriptedModels();
 });
-
-/** Every test talks to its own scripted model, so requests can be counted and read. */
-async function scriptedModel(turns: FakeTurn[]): Promise<FakeLlm> {
-  fake = await startFakeLlm({ script: { turns } });
-  return fake;
-}
-
-/** The flags that point lathe at the scripted model. */
-function modelArgs(server: FakeLlm): string[] {
-  return ["--model", "openai:gpt-4.1", "--base-url", `${server.url}/v1`];
-}
-
-/** The i-th request's conversation as text: the tests only ask whether some words reached the model. */
-function sentText(server: FakeLlm, index: number): string {
-  const recorded = server.requests[index];
-  if (!recorded) throw new Error(`the model received ${server.requests.length} requests, not ${index + 1}`);
-  return JSON.stringify((recorded.body as { messages: unknown[] }).messages);
-}
-
-/** Keys typed before the input exists would be lost: first the prompt line, then raw mode. */
-async function waitForPrompt(terminal: Terminal): Promise<void> {
-  await terminal.waitFor(/^› /m);
-  await terminal.waitForInput();
-}
-
-async function chat(server: FakeLlm, at: { cwd?: string; home?: string } = {}): Promise<Terminal> {
-  const terminal = await startTerminal({ args: modelArgs(server), ...at });
-  await waitForPrompt(terminal);
-  return terminal;
-}
 
 /** Types `text` and waits until the screen has taken it in, as a person watching the screen would. */
 async function typed(terminal: Terminal, text: string, shown: string | RegExp): Promise<void> {
@@ -90,7 +52,7 @@ describe("the terminal UI's input", () => {
       });
       expect(earlier.code, earlier.stderr).toBe(0);
     }
-    const terminal = await chat(server, { cwd: root, home });
+    const terminal = await chat(server, [], { cwd: root, home });
     terminal.type(keys.ctrlR);
     await terminal.waitFor("(reverse-i-search)`': ");
     await typed(terminal, "t", "(reverse-i-search)`t': Rename the module");
@@ -123,7 +85,7 @@ describe("the terminal UI's input", () => {
       "docs/release-plan.md": "Ship the release on Friday.\n",
       "src/main.ts": "export {};\n",
     });
-    const terminal = await chat(server, { cwd: root, home });
+    const terminal = await chat(server, [], { cwd: root, home });
     // The folders and files that fit are offered under the input as the mention is typed.
     await typed(terminal, "Summarise @do", /^@docs\/$/m);
     await typed(terminal, keys.tab, /^› Summarise @docs\/ *$/m);

@@ -1,8 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlm, type FakeTurn, fakeKeys, startFakeLlm } from "@lathe/testkit";
+import { fakeKeys } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { headlessArgs, runLathe } from "./latheProcess.js";
+import {
+  chat,
+  closeScriptedModels,
+  modelArgs,
+  request,
+  scriptedModel,
+  sentText,
+  waitForPrompt,
+} from "./scriptedTerminal.js";
 import {
   closeTerminals,
   keys,
@@ -13,60 +22,13 @@ import {
   terminalWorkspace,
 } from "./terminalScreen.js";
 
-let fake: FakeLlm | undefined;
 afterEach(async () => {
   await closeTerminals();
-  await fake?.close();
-  fake = undefined;
+  await closeScriptedModels();
 });
 
 /** The keys line of every approval panel. */
 const approvalKeys = "[y] yes  [a] always  [n] no  [e] no, and say why";
-
-interface OpenAiRequest {
-  messages: unknown[];
-  tools?: { function?: { name?: string } }[];
-}
-
-/** Every test talks to its own scripted model, so requests can be counted and read. */
-async function scriptedModel(turns: FakeTurn[]): Promise<FakeLlm> {
-  fake = await startFakeLlm({ script: { turns } });
-  return fake;
-}
-
-/** The flags that point lathe at the scripted model. */
-function modelArgs(server: FakeLlm): string[] {
-  return ["--model", "openai:gpt-4.1", "--base-url", `${server.url}/v1`];
-}
-
-/** The i-th request the model received, in the OpenAI shape lathe sends. */
-function request(server: FakeLlm, index: number): OpenAiRequest {
-  const recorded = server.requests[index];
-  if (!recorded) throw new Error(`the model received ${server.requests.length} requests, not ${index + 1}`);
-  return recorded.body as OpenAiRequest;
-}
-
-/** The whole conversation of a request as text: the tests only ask whether some words reached the model. */
-function sentText(server: FakeLlm, index: number): string {
-  return JSON.stringify(request(server, index).messages);
-}
-
-/** Lathe in the terminal against the scripted model, once its prompt is up and ready for keys. */
-async function chat(server: FakeLlm, extra: string[] = [], at: { cwd?: string; home?: string } = {}) {
-  const terminal = await startTerminal({ args: [...modelArgs(server), ...extra], ...at });
-  await waitForPrompt(terminal);
-  return terminal;
-}
-
-/**
- * Keys typed before the input exists would be lost, so every test first waits for the prompt line,
- * which starts with "› " (U+203A, a space), as each user message in the transcript does, and then
- * for raw mode, which comes a moment after the first frame.
- */
-async function waitForPrompt(terminal: Terminal): Promise<void> {
-  await terminal.waitFor(/^› /m);
-  await terminal.waitForInput();
-}
 
 /** The bottom line with anything on it: where the status line sits below the prompt. */
 function statusLine(terminal: Terminal): string {
