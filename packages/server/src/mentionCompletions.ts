@@ -1,4 +1,9 @@
-import type { MentionCompletions } from "@lathe/protocol";
+import {
+  bareMentionName,
+  droppedAtMentionEnd,
+  explicitPathMention,
+  type MentionCompletions,
+} from "@lathe/protocol";
 import type { ProjectPath } from "./projectPaths.js";
 
 type Item = MentionCompletions["items"][number];
@@ -20,9 +25,6 @@ const keywords: readonly { kind: Item["kind"]; detail: string }[] = [
   { kind: "url", detail: "a web page" },
 ];
 
-/** `@file src/a` or `@folder src`: the kind is chosen, the path is being typed. */
-const explicitPath = /^(file|folder)[ \t]+(.*)$/;
-
 /**
  * Completions for `@query`: the kinds whose name starts with the query, then the project's files and
  * folders whose path contains it (ignoring case), shorter paths first. Each `insert` is a mention
@@ -35,7 +37,7 @@ export async function completeMentions(
   /** The project's files and folders (walked, or kept from a recent walk). */
   listPaths: (projectRoot: string) => Promise<ProjectPath[]>,
 ): Promise<MentionCompletions> {
-  const explicit = explicitPath.exec(query);
+  const explicit = explicitPathMention.exec(query);
   if (explicit) {
     const kind = explicit[1] === "folder" ? "folder" : "file";
     // A quote opened for a path with spaces is not part of the path.
@@ -74,10 +76,6 @@ function pathItem(found: ProjectPath, explicit: boolean): Item[] {
   return [{ kind: found.kind, label, insert }];
 }
 
-/** What may not appear in a bare `@path` (the parser's `barePath`), or close it early. */
-const barePathCharacters = /^[^\s"'`<>()[\]{},;@]+$/;
-/** Dropped from the end of a mention as sentence punctuation or an unmatched bracket. */
-const droppedAtEnd = /[.,;:!?'"`)\]}]$/;
 const quoteCharacters = ['"', "'", "`"] as const;
 
 /** The mention of one path as the parser in core/context/mentions reads it back; none if it cannot be. */
@@ -85,10 +83,10 @@ function mentionText(found: ProjectPath, explicit: boolean): string | undefined 
   const { path, kind } = found;
   if (path.includes("\n")) return undefined;
   const bareWorks =
-    kind === "file" && /[./]/.test(path) && barePathCharacters.test(path) && !droppedAtEnd.test(path);
+    kind === "file" && /[./]/.test(path) && bareMentionName.test(path) && !droppedAtMentionEnd.test(path);
   if (bareWorks && !explicit) return `@${path}`;
   const plainWord =
-    /^\S+$/.test(path) && !quoteCharacters.some((q) => path.startsWith(q)) && !droppedAtEnd.test(path);
+    /^\S+$/.test(path) && !quoteCharacters.some((q) => path.startsWith(q)) && !droppedAtMentionEnd.test(path);
   if (plainWord) return `@${kind} ${path}`;
   const quote = quoteCharacters.find((q) => !path.includes(q));
   return quote === undefined ? undefined : `@${kind} ${quote}${path}${quote}`;

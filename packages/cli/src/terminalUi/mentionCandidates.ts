@@ -2,20 +2,13 @@ import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { ProjectIgnore, resolveProjectPath } from "@lathe/core";
-import { mentionKinds } from "@lathe/protocol";
+import { bareMentionName, droppedAtMentionEnd, explicitPathMention, mentionKinds } from "@lathe/protocol";
 
 /** More than a hint line can show; typing one more letter narrows the list. */
 export const maxMentionCandidates = 200;
 
 /** The kinds offered after `@`; an MCP resource (`@server:uri`) is not completed here. */
 const offeredKinds = mentionKinds.filter((kind) => kind !== "mcp");
-
-/** `@file src/a` or `@folder src`: the kind is chosen, the path is being typed. */
-const explicitPath = /^(file|folder)[ \t]+(.*)$/;
-/** What a bare `@path` may hold (the parser's `barePath`); other names are not offered. */
-const bareName = /^[^\s"'`<>()[\]{},;@]+$/;
-/** Dropped from a mention's end as sentence punctuation, so a name ending so would not read back. */
-const droppedAtEnd = /[.,;:!?'"`)\]}]$/;
 
 /**
  * What may follow the `@` the user is typing (`query`, without the `@`): the entries of the
@@ -25,7 +18,7 @@ const droppedAtEnd = /[.,;:!?'"`)\]}]$/;
  * node_modules, .git) are left out.
  */
 export async function mentionCandidates(projectRoot: string, query: string): Promise<string[]> {
-  const explicit = explicitPath.exec(query);
+  const explicit = explicitPathMention.exec(query);
   const typed = explicit ? (explicit[2] ?? "") : query;
   if (/\s/.test(typed)) return [];
   const kinds = explicit || typed.includes("/") ? [] : offeredKinds.filter((kind) => kind.startsWith(typed));
@@ -48,8 +41,8 @@ async function folderEntries(projectRoot: string, typed: string, foldersOnly: bo
     const { name } = entry;
     if (!name.startsWith(start) || (name.startsWith(".") && !start.startsWith("."))) continue;
     const isFolder = entry.isDirectory();
-    if (!isFolder && (foldersOnly || !entry.isFile() || droppedAtEnd.test(name))) continue;
-    if (!bareName.test(name) || (await ignore.isIgnored(`${within}${name}`, isFolder))) continue;
+    if (!isFolder && (foldersOnly || !entry.isFile() || droppedAtMentionEnd.test(name))) continue;
+    if (!bareMentionName.test(name) || (await ignore.isIgnored(`${within}${name}`, isFolder))) continue;
     found.push(`${folder}${name}${isFolder ? "/" : ""}`);
   }
   return found;
