@@ -7,7 +7,7 @@ import { type EngineInputs, setUpEngine } from "./engineSetup.js";
 import { exitCodes } from "./exitCodes.js";
 import { latheHomeFrom } from "./latheHome.js";
 import { projectRootFrom } from "./projectRoot.js";
-import { providersWithKeys } from "./providerKeys.js";
+import { providersWithKeys } from "./providerKeyStates.js";
 import { openSessionStore } from "./sessionDatabase.js";
 import type { CommandIo } from "./subcommandArgs.js";
 import { loadUserSettings } from "./userSettings.js";

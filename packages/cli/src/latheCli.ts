@@ -17,8 +17,10 @@ import { runHeadless } from "./headlessRun.js";
 import { InteractiveChat } from "./interactiveChat.js";
 import { latheHomeFrom } from "./latheHome.js";
 import { watchLauncher } from "./launcherWatch.js";
+import { modelChoices } from "./modelChoices.js";
 import { type ClosableOutput, closableOutput } from "./output/closableOutput.js";
 import { streamJsonOutput } from "./output/streamJsonOutput.js";
+import { providersWithKeys } from "./providerKeyStates.js";
 import type { CommandIo } from "./subcommandArgs.js";
 import { SwitchableEngine } from "./switchableEngine.js";
 import { projectInputHistory } from "./terminalUi/inputHistory.js";
@@ -175,6 +177,11 @@ async function runTerminal(
   const code = await chat.run(`lathe ${cliVersion} · ${engine.modelId} · ${engine.projectRoot}`, {
     engine: switchable,
     modelFor: (id) => switchable.current.modelFor(id),
+    modelChoices: () =>
+      modelChoices(
+        switchable.session.modelId,
+        providersWithKeys({ latheHome: inputs.latheHome, env: inputs.env }),
+      ),
     inputHistory: () => projectInputHistory(switchable.current.persistence.store, engine.projectRoot),
     sandbox,
     projectTrust: () => {

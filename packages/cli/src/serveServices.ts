@@ -2,7 +2,8 @@ import { type ServiceResult, served, type WorkspaceServices } from "@lathe/serve
 import { changeUserMcpServer, listMcpServers } from "./mcpListing.js";
 import { probeMcpStatus } from "./mcpStatusProbe.js";
 import { deleteMemory, listMemories } from "./memoryListing.js";
-import { type KeyPlaces, providerKeyStates, storeProviderKey } from "./providerKeys.js";
+import { type KeyPlaces, providerKeyStates } from "./providerKeyStates.js";
+import { storeProviderKey } from "./providerKeys.js";
 import { listRules } from "./ruleListing.js";
 import { serveInfo } from "./serverInfo.js";
 import { withStore } from "./serveStore.js";

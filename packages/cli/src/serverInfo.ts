@@ -2,7 +2,7 @@ import { shippedCatalog } from "@lathe/core";
 import type { ServerInfo } from "@lathe/protocol";
 import { type ServiceResult, served, serviceError } from "@lathe/server";
 import { defaultModelFor } from "./engineSetup.js";
-import { type KeyPlaces, providersWithKeys } from "./providerKeys.js";
+import { type KeyPlaces, providersWithKeys } from "./providerKeyStates.js";
 import { loadUserSettings } from "./userSettings.js";
 
 export interface ServeInfoInputs extends KeyPlaces {

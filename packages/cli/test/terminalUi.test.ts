@@ -315,6 +315,23 @@ describe("lathe's terminal UI", () => {
     expect(JSON.stringify(answered)).not.toContain("SQLite");
   });
 
+  it("offers the catalog's models of the providers with a key on /model alone", async () => {
+    const server = await scriptedModel([{ text: "From the smaller model." }]);
+    const terminal = await chat(server);
+    await terminal.submit("/model");
+    await terminal.waitFor("Model: openai:gpt-4.1. Switch to:");
+    await terminal.waitFor(/❯ openai:gpt-4\.1 +│/);
+    // The session's model first, then the catalog's order: gpt-4o, gpt-4o-mini, gpt-4.1-mini.
+    terminal.type(keys.down + keys.down + keys.down);
+    await terminal.waitFor(/❯ openai:gpt-4\.1-mini +│/);
+    expect(terminal.screen()).not.toContain("anthropic:");
+    terminal.type(keys.enter);
+    await terminal.waitFor("Model: openai:gpt-4.1-mini, from the next request on.");
+    await terminal.submit("Hello");
+    await terminal.waitFor("From the smaller model.");
+    expect((request(server, 0) as unknown as { model: string }).model).toBe("gpt-4.1-mini");
+  });
+
   it("switches the model with /model, from the next request on", async () => {
     const server = await scriptedModel([{ text: "One." }, { text: "Two." }]);
     const terminal = await chat(server);

@@ -1,6 +1,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
-import { type AgentSession, type ApprovalMode, approvalModeSchema, shippedCatalog } from "@lathe/core";
+import { type AgentSession, type ApprovalMode, approvalModeSchema } from "@lathe/core";
 import { type Mode, modeSchema } from "@lathe/protocol";
+import { modelChoices } from "../modelChoices.js";
 
 const modeNames: Record<Mode, { name: string; description: string }> = {
   agent: { name: "Agent", description: "Reads, edits and runs commands." },
@@ -58,11 +59,7 @@ const approvalModeNames: Record<ApprovalMode, string> = {
  */
 export function configOptions(session: AgentSession, keyed: ReadonlySet<string>): acp.SessionConfigOption[] {
   const current = session.modelId;
-  const providers = new Set([current.split(":")[0] ?? "", ...keyed]);
-  const models = [
-    current,
-    ...[...shippedCatalog().keys()].filter((id) => providers.has(id.split(":")[0] ?? "") && id !== current),
-  ];
+  const models = modelChoices(current, keyed);
   return [
     {
       id: "model",

@@ -72,6 +72,8 @@ export interface TerminalSetup {
   modelFor(modelId: string): { ok: true; client: ModelClient } | { ok: false; message: string };
   /** What the user typed in this project before, oldest first (Up and Down); read only by the face that offers it. */
   inputHistory(): readonly string[];
+  /** The models `/model` offers: the session's first. */
+  modelChoices(): string[];
   /** Whether commands run in the sandbox, for the status line. */
   sandbox: boolean;
   /** Whether the folder's gated files are trusted now, for `/trust`. */
@@ -287,6 +289,7 @@ export class TerminalChat {
     if (command.kind === "exit") this.finished();
     else if (command.kind === "compact") void session.compact(command.focus);
     else if (sessionChanges.has(command.kind)) void this.changeSession(command, session);
+    else if (command.kind === "model" && command.value === undefined) void this.pickModel(session);
     else {
       const reply = this.commandReply(command, session);
       if (reply) this.say(reply.text, reply.level);
@@ -369,6 +372,30 @@ export class TerminalChat {
     return { ...switched, said };
   }
 
+  /** `/model` alone: the models to switch to, picked with the arrows (or one typed). */
+  private async pickModel(session: AgentSession): Promise<void> {
+    const choices = this.setup?.modelChoices() ?? [session.modelId];
+    const picked = await new Promise<string>((resolve) =>
+      this.state.openPanel({
+        kind: "question",
+        question: `Model: ${session.modelId}. Switch to:`,
+        options: choices,
+        answer: resolve,
+      }),
+    );
+    if (picked === session.modelId) return this.say(`Model: ${session.modelId}, as before.`);
+    const reply = this.switchModel(picked, session);
+    this.say(reply.text, reply.level);
+  }
+
+  private switchModel(modelId: string, session: AgentSession): { text: string; level: "info" | "warning" } {
+    const made = this.setup?.modelFor(modelId);
+    if (!made?.ok) return { text: made?.message ?? "No model.", level: "warning" };
+    session.setModel(made.client);
+    this.refreshStatus();
+    return { text: `Model: ${session.modelId}, from the next request on.`, level: "info" };
+  }
+
   /** What a command that changes a setting or tells something says back. */
   private commandReply(
     command: Command,
@@ -399,14 +426,8 @@ export class TerminalChat {
         this.refreshStatus();
         return undefined;
       }
-      case "model": {
-        if (command.value === undefined) return info(`Model: ${session.modelId}.`);
-        const made = this.setup?.modelFor(command.value);
-        if (!made?.ok) return { text: made?.message ?? "No model.", level: "warning" };
-        session.setModel(made.client);
-        this.refreshStatus();
-        return info(`Model: ${session.modelId}, from the next request on.`);
-      }
+      case "model":
+        return command.value === undefined ? undefined : this.switchModel(command.value, session);
       case "cost": {
         const { inputTokens, outputTokens, costUsd } = session.usage;
         return info(
