@@ -6,7 +6,6 @@ import {
   readCredentialsFile,
 } from "@lathe/core";
 import { type ServiceResult, served, serviceError } from "@lathe/server";
-import type { KeyPlaces } from "./providerKeyStates.js";
 
 /** Ollama runs without authentication: it has no key to store. */
 const keyedProviders = providerNames.filter((name) => name !== "ollama");
