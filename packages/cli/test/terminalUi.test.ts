@@ -81,23 +81,25 @@ describe("lathe's terminal UI", () => {
     expect(readFileSync(join(terminal.root, "notes.md"), "utf8")).toBe("hi\n");
   });
 
-  it("rejects with the user's reason on e, and the model reads the reason", async () => {
-    const server = await scriptedModel([
-      { tool_calls: [{ name: "write_file", arguments: { path: "notes.md", contents: "hi\n" } }] },
-      { text: "Understood, no notes file." },
-    ]);
+  it("rejects a command with the user's reason on e; it never runs, and the model reads the reason", async () => {
+    // The command would leave a file behind if it ran.
+    const touch = { name: "run_terminal_cmd", arguments: { command: "touch deployed.txt" } };
+    const server = await scriptedModel([{ tool_calls: [touch] }, { text: "Understood, no deploy." }]);
     const terminal = await chat(server, ["--approval-mode", "manual"]);
-    await terminal.submit("Write the notes");
-    await terminal.waitFor("Allow write_file notes.md?");
+    await terminal.submit("Deploy it");
+    await terminal.waitFor("Allow run_terminal_cmd touch deployed.txt?");
     await terminal.waitFor("[e] no, and say why");
     const asking = terminal.screen();
     terminal.type("e");
     // A person waits to see the reason field: typed earlier, its "n" could answer the panel itself.
     await terminal.waitFor((screen) => screen !== asking);
-    await terminal.submit("put them in the README instead");
-    await terminal.waitFor("Understood, no notes file.");
-    expect(sentText(server, 1)).toContain("put them in the README instead");
-    expect(existsSync(join(terminal.root, "notes.md"))).toBe(false);
+    await terminal.submit("we deploy on Fridays only");
+    await terminal.waitFor("Understood, no deploy.");
+    expect(sentText(server, 1)).toContain("we deploy on Fridays only");
+    expect(existsSync(join(terminal.root, "deployed.txt"))).toBe(false);
+    expect(terminal.screen()).toContain(
+      "Rejected run_terminal_cmd touch deployed.txt: we deploy on Fridays only",
+    );
   });
 
   it("saves an always rule on a with the project's scope, so the same command does not ask again", async () => {
