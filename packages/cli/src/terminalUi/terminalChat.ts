@@ -13,28 +13,24 @@ import {
 } from "@lathe/core";
 import { errorInfo, type Mode, modeSchema } from "@lathe/protocol";
 import type { Instance } from "ink";
-import type { SwitchableEngine, Switched } from "../switchableEngine.js";
+import type { SwitchableEngine } from "../switchableEngine.js";
 import { gatedFilesText, trustReply } from "../trustReply.js";
 import { approvalDetail, callTarget } from "./approvalDetail.js";
 import { mentionCandidates } from "./mentionCandidates.js";
 import {
   checkpointList,
   mcpList,
-  oneLine,
   type ProjectTrustState,
-  plural,
   sessionList,
   trustStatus,
 } from "./sessionListings.js";
+import { isSessionChange, openSessionInstead, type SessionChange } from "./sessionSwitch.js";
 import { commandHelp, commandNames, completeCommand, parseSlashCommand } from "./slashCommands.js";
 import type { TerminalControls } from "./TerminalApp.js";
 import { TerminalState } from "./terminalState.js";
 import { fromHistory, withEvent, withNotice, withUserMessage } from "./transcriptModel.js";
 
 type Command = Exclude<ReturnType<typeof parseSlashCommand>, undefined>;
-
-/** The commands that end the session and open another in its place. */
-const sessionChanges: ReadonlySet<Command["kind"]> = new Set(["undo", "resume", "clear", "trust"]);
 
 /** What the terminal UI's bundle exports: the app, and the layout engine compiling as it loads. */
 type TerminalAppBundle = typeof import("./mountTerminalApp.js") & { layoutEngineReady: Promise<void> };
@@ -288,7 +284,7 @@ export class TerminalChat {
     this.state.update((view) => ({ ...view, transcript: withUserMessage(view.transcript, commandLine) }));
     if (command.kind === "exit") this.finished();
     else if (command.kind === "compact") void session.compact(command.focus);
-    else if (sessionChanges.has(command.kind)) void this.changeSession(command, session);
+    else if (isSessionChange(command)) void this.changeSession(command, session);
     else if (command.kind === "model" && command.value === undefined) void this.pickModel(session);
     else {
       const reply = this.commandReply(command, session);
@@ -300,7 +296,7 @@ export class TerminalChat {
    * `/undo`, `/resume ID`, `/clear`, `/trust`: the engine is set up again for the session asked
    * for, which is shown as `lathe -r` shows it. Not during a run: the user decides what to stop.
    */
-  private async changeSession(command: Command, session: AgentSession): Promise<void> {
+  private async changeSession(command: SessionChange, session: AgentSession): Promise<void> {
     const engine = this.setup?.engine;
     if (!engine) return;
     if (command.kind === "resume" && command.value === undefined) {
@@ -322,7 +318,7 @@ export class TerminalChat {
     this.switching = true;
     this.unsubscribe();
     try {
-      const changed = await this.openInstead(command, engine, session);
+      const changed = await openSessionInstead(command, engine, session);
       if (!changed.ok && changed.lost) {
         this.session = undefined;
         this.say(`${changed.message} Lathe has to stop.`, "warning");
@@ -336,40 +332,6 @@ export class TerminalChat {
     } finally {
       this.switching = false;
     }
-  }
-
-  private async openInstead(
-    command: Command,
-    engine: SwitchableEngine,
-    session: AgentSession,
-  ): Promise<(Switched & { ok: false }) | { ok: true; session: AgentSession; said: string; draft?: string }> {
-    if (command.kind === "undo") {
-      const undone = await engine.undo();
-      if (!undone.ok) return undone;
-      const files = `${plural(undone.written, "file")} written back, ${plural(undone.removed, "file")} removed`;
-      return {
-        ok: true,
-        session: undone.session,
-        said: `Undone: your message "${oneLine(undone.message)}" and what came of it (${files}). The conversation goes on from before it; the message is back in the input.`,
-        draft: undone.message,
-      };
-    }
-    if (command.kind === "resume") {
-      const found = engine.find(command.value ?? "");
-      if (!found.ok) return found;
-      const switched = await engine.switchTo({ resume: found.session.id });
-      return switched.ok ? { ...switched, said: `Resumed session ${switched.session.id}.` } : switched;
-    }
-    const model = session.modelId;
-    const switched = await engine.switchTo(
-      command.kind === "trust" ? { resume: session.id, model, trust: true } : { model },
-    );
-    if (!switched.ok) return switched;
-    const said =
-      command.kind === "trust"
-        ? "This folder is trusted now: its hooks, MCP servers, rules and agents take effect. The session goes on."
-        : `New session ${switched.session.id}.`;
-    return { ...switched, said };
   }
 
   /** `/model` alone: the models to switch to, picked with the arrows (or one typed). */
