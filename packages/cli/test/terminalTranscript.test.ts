@@ -306,6 +306,19 @@ describe("the terminal transcript", () => {
   });
 });
 
+describe("a streaming answer in the transcript", () => {
+  it("moves each finished paragraph to the scrollback and keeps the one being written live", () => {
+    const pieces = ["# Plan\n", "\nRead the ", "code.\n\n- one\n", "- two\n\nThen"];
+    const transcript = after(pieces.map((delta) => ({ type: "text_delta", delta })));
+    expect(transcript.items).toEqual([
+      { kind: "answer", text: "# Plan" },
+      { kind: "answer", text: "Read the code." },
+      { kind: "answer", text: "- one\n- two" },
+    ]);
+    expect(transcript.answer).toBe("Then");
+  });
+});
+
 describe("slash commands", () => {
   const cases: [line: string, custom: string[], expected: ReturnType<typeof parseSlashCommand>][] = [
     ["/help", [], { kind: "help" }],

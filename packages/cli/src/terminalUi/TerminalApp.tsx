@@ -1,6 +1,6 @@
 import type { RunState, Usage } from "@lathe/protocol";
 import { Box, type Key, Static, Text, useInput } from "ink";
-import { useState, useSyncExternalStore } from "react";
+import { memo, useState, useSyncExternalStore } from "react";
 import { ApprovalDetailView } from "./ApprovalDetailView.js";
 import { callTarget } from "./approvalDetail.js";
 import { PromptInput } from "./PromptInput.js";
@@ -8,6 +8,7 @@ import { ReasoningKey } from "./ReasoningKey.js";
 import { LiveTurn, TranscriptItemView } from "./TranscriptView.js";
 import type { TerminalControls } from "./terminalControls.js";
 import type { Panel, TerminalState, TerminalView } from "./terminalState.js";
+import type { TranscriptItem } from "./transcriptModel.js";
 
 export type { TerminalControls } from "./terminalControls.js";
 
@@ -16,9 +17,7 @@ export function TerminalApp({ state, controls }: { state: TerminalState; control
   const view = useSyncExternalStore(state.subscribe, state.current);
   return (
     <Box flexDirection="column">
-      <Static items={view.transcript.items}>
-        {(item, index) => <TranscriptItemView key={index} item={item} />}
-      </Static>
+      <Scrollback items={view.transcript.items} />
       <LiveTurn transcript={view.transcript} />
       <ReasoningKey state={state} />
       {view.panel ? <PanelView panel={view.panel} state={state} /> : null}
@@ -192,6 +191,18 @@ function tokenCount({ inputTokens, outputTokens }: Usage): string {
   const count = inputTokens + outputTokens;
   return count < 1000 ? String(count) : `${(count / 1000).toFixed(1)}k`;
 }
+
+/**
+ * The finished items, printed once into the terminal's scrollback. Drawn again only when one is
+ * added (the list is only ever appended to): Ink draws a `<Static>` that renders at once, outside
+ * its frame limit, so one that rendered with every change of the live turn would repaint the
+ * terminal at each streamed word.
+ */
+const Scrollback = memo(function Scrollback({ items }: { items: readonly TranscriptItem[] }) {
+  return (
+    <Static items={[...items]}>{(item, index) => <TranscriptItemView key={index} item={item} />}</Static>
+  );
+});
 
 function StatusLine({ view }: { view: TerminalView }) {
   const { status, transcript } = view;

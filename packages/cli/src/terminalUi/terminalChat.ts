@@ -193,7 +193,7 @@ export class TerminalChat {
       }));
     this.refreshStatus();
     this.unsubscribe = session.subscribe((event) =>
-      this.state.update((view) => ({ ...view, transcript: withEvent(view.transcript, event) })),
+      this.state.updateSoon((view) => ({ ...view, transcript: withEvent(view.transcript, event) })),
     );
   }
 

@@ -37,6 +37,9 @@ export interface TerminalView {
   draft?: string;
 }
 
+/** Between two drawings of the streamed events: Ink draws at most every 33 ms (30 fps). */
+const frameMs = 16;
+
 /**
  * The terminal UI's state outside React, so the engine's callbacks (approvals, questions, trust)
  * can open panels before or while the UI is drawn. React reads it with `useSyncExternalStore`.
@@ -44,6 +47,9 @@ export interface TerminalView {
 export class TerminalState {
   private view: TerminalView = { transcript: emptyTranscript() };
   private readonly listeners = new Set<() => void>();
+  /** Changes waiting for the next frame (`updateSoon`), oldest first. */
+  private pending: ((view: TerminalView) => TerminalView)[] = [];
+  private frame?: NodeJS.Timeout;
 
   readonly subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -53,7 +59,26 @@ export class TerminalState {
   readonly current = (): TerminalView => this.view;
 
   update(change: (view: TerminalView) => TerminalView): void {
-    this.view = change(this.view);
+    this.pending.push(change);
+    this.applyPending();
+  }
+
+  /**
+   * A change made with the next frame, together with the others made meanwhile: a model streams
+   * hundreds of events a second, and drawing after each would keep the terminal busy with frames no
+   * one sees. `update` applies the waiting ones first, so changes keep their order.
+   */
+  updateSoon(change: (view: TerminalView) => TerminalView): void {
+    this.pending.push(change);
+    this.frame ??= setTimeout(() => this.applyPending(), frameMs);
+  }
+
+  private applyPending(): void {
+    clearTimeout(this.frame);
+    this.frame = undefined;
+    const changes = this.pending;
+    this.pending = [];
+    for (const change of changes) this.view = change(this.view);
     for (const listener of this.listeners) listener();
   }
 

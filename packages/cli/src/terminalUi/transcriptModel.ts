@@ -7,6 +7,7 @@ import {
   type ToolCallState,
   type Usage,
 } from "@lathe/protocol";
+import { finishedLength } from "./answerParagraphs.js";
 import { commandOutput, outputTail } from "./commandOutput.js";
 import type { FileDiff } from "./diffLines.js";
 import { type CallOutcome, type SubagentRun, withSubagentEvent } from "./subagentProgress.js";
@@ -86,7 +87,10 @@ export function withEvent(transcript: Transcript, event: LatheEvent): Transcript
     case "run_start":
       return { ...transcript, steps: 0 };
     case "text_delta":
-      return { ...settleReasoning(transcript, event.at), answer: transcript.answer + event.delta };
+      return settleParagraphs({
+        ...settleReasoning(transcript, event.at),
+        answer: transcript.answer + event.delta,
+      });
     case "reasoning_delta":
       return {
         ...transcript,
@@ -274,6 +278,15 @@ function settleReasoning(transcript: Transcript, at: number): Transcript {
   if (transcript.reasoningSince !== undefined)
     item.seconds = Math.max(0, at - transcript.reasoningSince) / 1000;
   return append(settled, item);
+}
+
+/** The finished paragraphs of the answer being written, moved to the items. */
+function settleParagraphs(transcript: Transcript): Transcript {
+  const length = finishedLength(transcript.answer);
+  if (length === 0) return transcript;
+  const rest = { ...transcript, answer: transcript.answer.slice(length) };
+  const finished = transcript.answer.slice(0, length).trim();
+  return finished === "" ? rest : append(rest, { kind: "answer", text: finished });
 }
 
 function settleAnswer(transcript: Transcript): Transcript {
