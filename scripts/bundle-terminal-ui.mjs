@@ -9,8 +9,6 @@
 // engine's WebAssembly as it loads (the bundle exports `layoutEngineReady` instead, awaited before
 // the first frame), and those of Ink's development-only code (React DevTools), which runs only with
 // DEV=true and a package Lathe does not ship.
-//
-// Left outside: our own packages and zod, which the process has loaded already (one copy each).
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -18,8 +16,12 @@ import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
 
 const dist = fileURLToPath(new URL("../packages/cli/dist/terminalUi/", import.meta.url));
-const shared = (specifier) =>
-  specifier.startsWith("@lathe/") || specifier === "zod" || specifier.startsWith("zod/");
+// The bundle imports nothing at run time. A module the start-up image loads finds its imports on
+// the disk, not in the image: the engine's packages and zod would load a second time. Our protocol's
+// few constants the UI uses are inlined (the package has no side effects, so nothing else comes);
+// an import of the engine or zod left in the bundle fails the build, to be handed over by
+// terminalChat.ts instead (the protocol's modules import zod, so it is resolved, then dropped).
+const loadedByTheCommand = /^(@lathe\/(core|server|testkit)|zod)(\/|$)/;
 
 const entry = "\0terminal-app-entry";
 const layoutEngine = "\0layout-engine";
@@ -92,7 +94,7 @@ yogaWasm();
 await build({
   input: entry,
   platform: "node",
-  external: shared,
+  external: (specifier) => loadedByTheCommand.test(specifier),
   plugins: [withoutTopLevelAwait],
   // React's production build: its development one checks every render, which the user pays for.
   transform: { define: { "process.env.NODE_ENV": JSON.stringify("production") } },
@@ -104,3 +106,11 @@ await build({
   },
   logLevel: "warn",
 });
+
+// Node's own modules are no copies: they come from Node, never from the disk.
+const bundled = readFileSync(join(dist, "terminalApp.bundle.js"), "utf8");
+const leftImports = [...bundled.matchAll(/^import\b.*? from "([^"]+)";$/gm)]
+  .map((found) => found[1])
+  .filter((source) => !source.startsWith("node:"));
+if (leftImports.length > 0)
+  throw new Error(`the terminal UI's bundle still imports ${leftImports.join(", ")}`);

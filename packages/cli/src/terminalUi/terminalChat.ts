@@ -89,7 +89,23 @@ export class TerminalChat {
     // Raw at once, before the engine is set up and Ink starts: keys typed meanwhile wait unechoed
     // and reach the input as typed, Enter as Enter.
     if (process.stdin.isTTY) process.stdin.setRawMode(true);
+    // A bundle that fails to load is reported where the UI is mounted; a run that ends before
+    // (a set-up error) has said why already.
+    this.app.catch(() => {});
   }
+
+  /**
+   * The UI with Ink and React, bundled into one module at build time
+   * (scripts/bundle-terminal-ui.mjs), loaded only by this face: `lathe -p` needs none of it. It
+   * loads as soon as the engine's set-up first waits on the disk, and its layout engine compiles
+   * on V8's threads meanwhile. Its compiled code is cached on disk between starts.
+   */
+  private readonly app: Promise<TerminalAppBundle> = new Promise((resolve, reject) =>
+    setImmediate(() => {
+      enableCompileCache?.();
+      import(new URL("./terminalApp.bundle.js", import.meta.url).href).then(resolve, reject);
+    }),
+  );
 
   private instance?: Instance;
   private session?: AgentSession;
@@ -201,13 +217,7 @@ export class TerminalChat {
 
   private async mount(): Promise<void> {
     if (this.instance) return;
-    // The UI with Ink and React, bundled into one module at build time
-    // (scripts/bundle-terminal-ui.mjs) and loaded from its file only now: `lathe -p` needs none of
-    // it. Its compiled code is cached on disk between starts.
-    enableCompileCache?.();
-    const mounting: TerminalAppBundle = await import(
-      new URL("./terminalApp.bundle.js", import.meta.url).href
-    );
+    const mounting = await this.app;
     await mounting.layoutEngineReady;
     this.instance = mounting.mountTerminalApp(this.state, this.controls);
   }
