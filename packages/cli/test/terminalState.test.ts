@@ -27,4 +27,22 @@ describe("the terminal UI's state", () => {
     state.update(notice("said"));
     expect(texts(state)).toEqual(["streamed", "said"]);
   });
+
+  it("draws a resumed conversation a few items at a time, and a change to the transcript after all of it", async () => {
+    const state = new TerminalState();
+    const history = Array.from({ length: 120 }, (_, at) => ({
+      kind: "user" as const,
+      text: `message ${at}`,
+    }));
+    state.showHistory(history);
+    expect(state.current().transcript.items).toHaveLength(50);
+    // A hint leaves the transcript alone: the history goes on being drawn a few items at a time.
+    state.update((view) => ({ ...view, hint: "a hint" }));
+    expect(state.current().transcript.items).toHaveLength(50);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(state.current().transcript.items).toHaveLength(100);
+    state.update(notice("said"));
+    expect(texts(state)).toEqual([...history.map(() => "user"), "said"]);
+    expect(state.current().transcript.items.at(-2)).toEqual({ kind: "user", text: "message 119" });
+  });
 });

@@ -199,14 +199,7 @@ export class TerminalChat {
   private attach(session: AgentSession, shown = false): void {
     this.unsubscribe();
     this.session = session;
-    if (shown)
-      this.state.update((view) => ({
-        ...view,
-        transcript: {
-          ...view.transcript,
-          items: [...view.transcript.items, ...fromHistory(session.messages).items],
-        },
-      }));
+    if (shown) this.state.showHistory(fromHistory(session.messages).items);
     this.refreshStatus();
     this.unsubscribe = session.subscribe((event) =>
       this.state.updateSoon((view) => ({ ...view, transcript: withEvent(view.transcript, event) })),

@@ -1,5 +1,5 @@
 import type { ApprovalAnswer, ApprovalRequest } from "@lathe/core";
-import { emptyTranscript, type Transcript } from "./transcriptModel.js";
+import { emptyTranscript, type Transcript, type TranscriptItem } from "./transcriptModel.js";
 
 /** A question that takes the keyboard until it is answered. */
 export type Panel =
@@ -39,6 +39,8 @@ export interface TerminalView {
 
 /** Between two drawings of the streamed events: Ink draws at most every 33 ms (30 fps). */
 const frameMs = 16;
+/** Items of a resumed conversation drawn at a time: the prompt is up after the first of them. */
+const historyItemsAtOnce = 50;
 
 /**
  * The terminal UI's state outside React, so the engine's callbacks (approvals, questions, trust)
@@ -50,6 +52,8 @@ export class TerminalState {
   /** Changes waiting for the next frame (`updateSoon`), oldest first. */
   private pending: ((view: TerminalView) => TerminalView)[] = [];
   private frame?: NodeJS.Timeout;
+  /** Items of a resumed conversation not drawn yet, oldest first. */
+  private history: TranscriptItem[] = [];
 
   readonly subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -73,12 +77,33 @@ export class TerminalState {
     this.frame ??= setTimeout(() => this.applyPending(), frameMs);
   }
 
+  /**
+   * A resumed conversation, drawn a few items at a time: drawing thousands at once held the prompt
+   * back for seconds. A change to the transcript meanwhile draws the rest first, so nothing comes
+   * between them.
+   */
+  showHistory(items: readonly TranscriptItem[]): void {
+    this.history.push(...items);
+    this.drawHistory();
+  }
+
+  private drawHistory(): void {
+    if (this.history.length === 0) return;
+    this.view = withItems(this.view, this.history.splice(0, historyItemsAtOnce));
+    for (const listener of this.listeners) listener();
+    if (this.history.length > 0) setImmediate(() => this.drawHistory());
+  }
+
   private applyPending(): void {
     clearTimeout(this.frame);
     this.frame = undefined;
     const changes = this.pending;
     this.pending = [];
-    for (const change of changes) this.view = change(this.view);
+    for (const change of changes) {
+      const changed = change(this.view);
+      if (changed.transcript === this.view.transcript || this.history.length === 0) this.view = changed;
+      else this.view = change(withItems(this.view, this.history.splice(0)));
+    }
     for (const listener of this.listeners) listener();
   }
 
@@ -93,4 +118,8 @@ export class TerminalState {
   closePanel(): void {
     this.update((view) => ({ ...view, panel: undefined }));
   }
+}
+
+function withItems(view: TerminalView, items: readonly TranscriptItem[]): TerminalView {
+  return { ...view, transcript: { ...view.transcript, items: [...view.transcript.items, ...items] } };
 }
