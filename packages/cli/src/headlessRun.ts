@@ -61,16 +61,17 @@ export async function runHeadless(inputs: HeadlessInputs): Promise<number> {
     if (interrupts > 1) process.exit(130);
     session.cancel();
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  // A closed terminal (SIGHUP) stops the run as Ctrl+C does: its commands run in process groups
+  // of their own, which the hang-up does not reach.
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  for (const signal of signals) process.on(signal, onSignal);
   const stopWatchingStdout = inputs.stdoutState.onClose(() => session.cancel());
   const running = session.send(inputs.prompt);
   // The init line may already have found stdout closed: the run has only just been registered.
   if (inputs.stdoutState.closed) session.cancel();
   const result = await running;
   stopWatchingStdout();
-  process.off("SIGINT", onSignal);
-  process.off("SIGTERM", onSignal);
+  for (const signal of signals) process.off(signal, onSignal);
   stopWatchingPlan();
   const durationMs = Math.round(performance.now() - started);
   const exitCode = exitCodeFor(result, rounds.finalRound(result.runId));

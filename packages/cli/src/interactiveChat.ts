@@ -76,7 +76,7 @@ export class InteractiveChat {
     process.stderr.write(text);
   }
 
-  /** The plain chat switches nothing mid-session: it takes the set-up only to run like the terminal UI. */
+  /** Runs the chat until the user leaves or the terminal closes. */
   async run(session: AgentSession, banner: string): Promise<number> {
     this.session = session;
     process.stdout.write(`${banner}\nType a task; /compact [focus] shortens the context; /exit quits.\n`);
@@ -85,6 +85,12 @@ export class InteractiveChat {
       if (running) this.session?.cancel();
       else this.rl.close();
     });
+    // A closed terminal stops the run and its commands (process groups of their own), then the chat.
+    const hangUp = () => {
+      session.cancel();
+      this.rl.close();
+    };
+    process.once("SIGHUP", hangUp);
     for (;;) {
       let line: string;
       try {
@@ -107,6 +113,7 @@ export class InteractiveChat {
       output.finish(result);
       running = false;
     }
+    process.off("SIGHUP", hangUp);
     this.rl.close();
     return 0;
   }

@@ -64,3 +64,12 @@ export function inputLine(terminal: Terminal): string {
   const lines = terminal.viewport().split("\n");
   return (lines.filter((line) => line.startsWith("› ")).at(-1) ?? "").trimEnd();
 }
+
+/** Polls a condition on state outside the screen (the model's requests, /proc), up to a deadline. */
+export async function eventually(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

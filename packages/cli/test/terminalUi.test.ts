@@ -6,6 +6,7 @@ import { headlessArgs, runLathe } from "./latheProcess.js";
 import {
   chat,
   closeScriptedModels,
+  eventually,
   modelArgs,
   request,
   scriptedModel,
@@ -39,15 +40,6 @@ function statusLine(terminal: Terminal): string {
       .filter((line) => line.trim() !== "")
       .at(-1) ?? ""
   );
-}
-
-/** Polls a condition on state outside the screen (the model's requests, /proc), up to a deadline. */
-async function eventually(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe("lathe's terminal UI", () => {
