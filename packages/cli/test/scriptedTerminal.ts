@@ -73,3 +73,6 @@ export async function eventually(check: () => boolean, what: string, timeoutMs =
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** The keys line of every approval panel. */
+export const approvalKeys = "[y] yes  [a] always  [n] no  [e] no, and say why";

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { chat, closeScriptedModels, modelArgs, scriptedModel } from "./scriptedTerminal.js";
+import { approvalKeys, chat, closeScriptedModels, modelArgs, scriptedModel } from "./scriptedTerminal.js";
 import { closeTerminals, startTerminal, type Terminal, terminalWorkspace } from "./terminalScreen.js";
 import { saveTerminalScreenshot, type TerminalScreenshot } from "./terminalScreenshot.js";
 import { plantedRepository } from "./trustFixture.js";
@@ -25,9 +25,6 @@ afterEach(async () => {
   await closeTerminals();
   await closeScriptedModels();
 });
-
-/** The keys line of every approval panel. */
-const approvalKeys = "[y] yes  [a] always  [n] no  [e] no, and say why";
 
 /** Saves the screen as it is now, and checks that both files were written and the text holds `words`. */
 async function screenshot(

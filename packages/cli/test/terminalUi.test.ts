@@ -4,6 +4,7 @@ import { fakeKeys } from "@lathe/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { headlessArgs, runLathe } from "./latheProcess.js";
 import {
+  approvalKeys,
   chat,
   closeScriptedModels,
   eventually,
@@ -27,9 +28,6 @@ afterEach(async () => {
   await closeTerminals();
   await closeScriptedModels();
 });
-
-/** The keys line of every approval panel. */
-const approvalKeys = "[y] yes  [a] always  [n] no  [e] no, and say why";
 
 /** The bottom line with anything on it: where the status line sits below the prompt. */
 function statusLine(terminal: Terminal): string {
