@@ -319,6 +319,25 @@ describe("a streaming answer in the transcript", () => {
   });
 });
 
+describe("an answer cut off for repeating itself", () => {
+  it("ends there, says why, and the model's next answer starts apart from it", () => {
+    const transcript = after([
+      { type: "text_delta", delta: "slow slow slow" },
+      { type: "loop_warning", kind: "repeated_content", count: 3, message: "Stop repeating." },
+      { type: "text_delta", delta: "Got it." },
+    ]);
+    expect(transcript.items).toEqual([
+      { kind: "answer", text: "slow slow slow" },
+      {
+        kind: "notice",
+        level: "warning",
+        text: "The answer kept repeating itself, so it was cut off; the model was told and asked again.",
+      },
+    ]);
+    expect(transcript.answer).toBe("Got it.");
+  });
+});
+
 describe("slash commands", () => {
   const cases: [line: string, custom: string[], expected: ReturnType<typeof parseSlashCommand>][] = [
     ["/help", [], { kind: "help" }],

@@ -146,6 +146,13 @@ export function withEvent(transcript: Transcript, event: LatheEvent): Transcript
         level: "info",
         text: `Retrying in ${Math.ceil(event.delayMs / 1000)} s: ${event.error.message}`,
       });
+    case "loop_warning":
+      // The cut answer ends here: the model's next one is another answer, not its continuation.
+      return append(settleAnswer(settleReasoning(transcript, event.at)), {
+        kind: "notice",
+        level: "warning",
+        text: "The answer kept repeating itself, so it was cut off; the model was told and asked again.",
+      });
     case "compaction":
       return append(transcript, { kind: "notice", level: "info", text: "The context was compacted." });
     case "message_queued":
