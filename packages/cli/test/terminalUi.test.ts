@@ -373,6 +373,18 @@ describe("lathe's terminal UI", () => {
     await terminal.waitFor(/^› Tidy the imports/m);
   });
 
+  it("draws the UI in a terminal whose environment says CI", async () => {
+    // Dev containers and some shells set CI; the terminal is still a person's. (Colours follow
+    // Node's reading of CI: none, so the input's cursor cell is not drawn after the mark.)
+    const server = await scriptedModel([{ text: "Drawn as usual." }]);
+    const terminal = await startTerminal({ args: modelArgs(server), env: { CI: "true" } });
+    await terminal.waitFor(/^›$/m);
+    await terminal.waitForInput();
+    await terminal.submit("Are you there?");
+    await terminal.waitFor("Drawn as usual.");
+    expect(statusLine(terminal)).toContain("ready · agent · ask_first");
+  });
+
   it("keeps working after the terminal is resized", async () => {
     const server = await scriptedModel([{ text: "Still fine after the resize." }]);
     const terminal = await chat(server);

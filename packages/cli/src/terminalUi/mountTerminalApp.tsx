@@ -13,5 +13,9 @@ export function mountTerminalApp(state: TerminalState, controls: TerminalControl
     patchConsole: false,
     maxFps: 30,
     incrementalRendering: true,
+    // Lathe chose this face because stdin and stdout are terminals; Ink would otherwise take a CI
+    // variable in the user's environment (dev containers set one) to mean nobody is watching, and
+    // draw nothing until exit.
+    interactive: true,
   });
 }
