@@ -2,6 +2,7 @@ export * from "./editorState.js";
 export * from "./errors.js";
 export * from "./events.js";
 export * from "./ids.js";
+export * from "./loopWarningNotice.js";
 export * from "./mentionKinds.js";
 export * from "./messages.js";
 export * from "./serverApi.js";

@@ -368,4 +368,21 @@ describe("the session view", () => {
     expect(view.items[3]).toMatchObject({ step: 2, output: "no" });
     expect(view.status.mode).toBe("plan");
   });
+
+  it("tells the user in their words when an answer was cut off for repeating itself", () => {
+    seq = 0;
+    const view = applyEvents(emptyView("s1"), [
+      ev({ type: "text_delta", messageId: "a1", delta: "slow slow slow" }),
+      ev({
+        type: "loop_warning",
+        kind: "repeated_content",
+        count: 3,
+        message: "You are repeating yourself.",
+      }),
+    ]);
+    const notices = view.items.filter((item) => item.kind === "notice");
+    expect(notices.map((item) => item.kind === "notice" && item.text)).toEqual([
+      "The answer kept repeating itself, so it was cut off; the model was told and asked again.",
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
 import {
   type LatheEvent,
+  loopWarningNotice,
   type Message,
   type RunState,
   summarizeToolCall,
@@ -151,7 +152,7 @@ export function withEvent(transcript: Transcript, event: LatheEvent): Transcript
       return append(settleAnswer(settleReasoning(transcript, event.at)), {
         kind: "notice",
         level: "warning",
-        text: "The answer kept repeating itself, so it was cut off; the model was told and asked again.",
+        text: loopWarningNotice,
       });
     case "compaction":
       return append(transcript, { kind: "notice", level: "info", text: "The context was compacted." });

@@ -10,6 +10,7 @@ import type {
   ToolCallState,
   Usage,
 } from "@lathe/protocol";
+import { loopWarningNotice } from "@lathe/protocol";
 
 /** The seven states a tool card shows (SPEC §8), folded from the scheduler's finer ones. */
 export type CardState =
@@ -503,7 +504,12 @@ function applyEvent(view: SessionView, event: LatheEvent): void {
       });
       return;
     case "loop_warning":
-      view.items.push({ kind: "notice", key: `loop:${event.seq}`, level: "warning", text: event.message });
+      view.items.push({
+        kind: "notice",
+        key: `loop:${event.seq}`,
+        level: "warning",
+        text: loopWarningNotice,
+      });
       return;
     case "todos":
       view.todos = event.todos;
