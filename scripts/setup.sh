@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs everything Lathe needs on a Debian-like machine and builds it.
-#   - system tools Lathe uses when present (ripgrep, bubblewrap, git, chromium), via apt-get
-#     when running as root; skipped with a note otherwise
+#   - system tools Lathe uses when present (ripgrep, bubblewrap, git, chromium) and PostgreSQL's
+#     server binaries (the fleet's tests start throwaway clusters), via apt-get when running as
+#     root; skipped with a note otherwise
 #   - Node 24 from the npm registry into .tools/node when the system Node is older than 22
 #   - the workspace's npm packages, then the TypeScript build
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-want_apt=(ripgrep bubblewrap git chromium)
+want_apt=(ripgrep bubblewrap git chromium postgresql)
 missing=()
 for pkg in "${want_apt[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

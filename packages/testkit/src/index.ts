@@ -18,3 +18,4 @@ export {
   scriptedBasePaths,
   startScriptedSession,
 } from "./scriptedSession.js";
+export { postgresBinaries, startThrowawayPostgres, type ThrowawayPostgres } from "./throwawayPostgres.js";
