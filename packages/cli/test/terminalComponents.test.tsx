@@ -12,6 +12,7 @@ const { MarkdownText } = await import("../src/terminalUi/MarkdownText.js");
 const { LiveTurn, TranscriptItemView } = await import("../src/terminalUi/TranscriptView.js");
 const { DiffView } = await import("../src/terminalUi/DiffView.js");
 const { ApprovalDetailView } = await import("../src/terminalUi/ApprovalDetailView.js");
+const { approvalDiff } = await import("../src/terminalUi/approvalDetail.js");
 const { ReasoningKey } = await import("../src/terminalUi/ReasoningKey.js");
 const { TerminalState } = await import("../src/terminalUi/terminalState.js");
 const { emptyTranscript } = await import("../src/terminalUi/transcriptModel.js");
@@ -113,12 +114,12 @@ describe("the diff view", () => {
 
   it("shows an approval's edit as a coloured diff, and a command as typed", () => {
     const args = { path: "a.ts", old_string: "let a = 1;", new_string: "let a = 2;" };
-    const frame = frameOf(<ApprovalDetailView args={args} detail="unused" />);
+    const frame = frameOf(<ApprovalDetailView diff={approvalDiff(args)} detail="unused" />);
     expect(stripVTControlCharacters(frame)).toBe("- let a = 1;\n+ let a = 2;");
     expect(frame).toContain(red("- "));
-    expect(textOf(<ApprovalDetailView args={{ command: "npm test" }} detail="$ npm test" />)).toBe(
-      "$ npm test",
-    );
+    expect(
+      textOf(<ApprovalDetailView diff={approvalDiff({ command: "npm test" })} detail="$ npm test" />),
+    ).toBe("$ npm test");
   });
 });
 

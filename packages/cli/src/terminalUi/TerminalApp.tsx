@@ -96,7 +96,7 @@ function ApprovalPanel({
       <Text dimColor>
         {request.risk} risk: {request.reason}
       </Text>
-      <ApprovalDetailView args={request.arguments} detail={panel.detail} />
+      <ApprovalDetailView diff={panel.diff} detail={panel.detail} />
       {step.kind === "keys" ? (
         <Text>{`[y] yes  ${rules.length > 0 ? "[a] always  " : ""}[n] no  [e] no, and say why`}</Text>
       ) : null}

@@ -15,7 +15,7 @@ import { errorInfo, type Mode, modeSchema } from "@lathe/protocol";
 import type { Instance } from "ink";
 import type { SwitchableEngine } from "../switchableEngine.js";
 import { gatedFilesText, trustReply } from "../trustReply.js";
-import { approvalDetail, callTarget } from "./approvalDetail.js";
+import { approvalDetail, approvalDiff, callTarget } from "./approvalDetail.js";
 import { mentionCandidates } from "./mentionCandidates.js";
 import {
   checkpointList,
@@ -123,6 +123,7 @@ export class TerminalChat {
       const opened = this.state.openPanel({
         kind: "approval",
         request,
+        diff: approvalDiff(request.arguments),
         detail: approvalDetail(request.arguments),
         answer: (answer) => {
           this.say(decisionLine(request, answer));

@@ -1,4 +1,5 @@
 import type { ApprovalAnswer, ApprovalRequest } from "@lathe/core";
+import type { FileDiff } from "./diffLines.js";
 import { emptyTranscript, type Transcript, type TranscriptItem } from "./transcriptModel.js";
 
 /** A question that takes the keyboard until it is answered. */
@@ -6,7 +7,9 @@ export type Panel =
   | {
       kind: "approval";
       request: ApprovalRequest;
-      /** The diff or command shown with the question. */
+      /** The change the call would make, in colour; empty when it edits no file. */
+      diff: FileDiff[];
+      /** The command or arguments shown with the question when there is no change to show. */
       detail: string;
       answer(answer: ApprovalAnswer): void;
     }
