@@ -10,6 +10,7 @@ export default defineConfig({
       "@lathe/core": src("core"),
       "@lathe/testkit": src("testkit"),
       "@lathe/server": src("server"),
+      "@lathe/cloud": src("cloud"),
     },
   },
   test: {

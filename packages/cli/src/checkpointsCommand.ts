@@ -105,7 +105,9 @@ function list({ io, store, values }: Context, ref: string | undefined, projectRo
           ? `before tool call ${checkpoint.callId ?? ""}`
           : checkpoint.reason === "before_reject"
             ? "before rejecting changes"
-            : "before a restore";
+            : checkpoint.reason === "before_apply"
+              ? "before applying a cloud task"
+              : "before a restore";
     io.stdout(`${shortIds.get(checkpoint.id)!.padEnd(width)}  ${at}  ${what}\n`);
   }
   return exitCodes.completed;

@@ -103,6 +103,8 @@ Lathe is a coding agent: give it a task and it reads and changes your code throu
   lathe config [get|set|unset]  settings in effect and where each comes from (lathe config --help)
   lathe mcp list|tools|add|remove   MCP servers, their state and their tools (lathe mcp --help)
   lathe acp                   the Agent Client Protocol over stdio, for editors (Zed, JetBrains…)
+  lathe cloud up|submit|list|show|watch|logs|cancel|retry|answer|apply|down   tasks for a fleet
+  lathe worker                run cloud tasks from the task database (lathe worker --help)
 
 Options:
   -p, --print                run headless (the prompt is the argument, or stdin)

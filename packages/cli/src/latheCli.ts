@@ -56,6 +56,8 @@ const subcommands = new Map<string, () => Promise<CommandRunner>>([
   ["config", async () => (await import("./configCommand.js")).runConfigCommand],
   ["mcp", async () => (await import("./mcpCommand.js")).runMcpCommand],
   ["acp", async () => (await import("./acpCommand.js")).runAcpCommand],
+  ["cloud", async () => (await import("./cloud/cloudCommand.js")).runCloudCommand],
+  ["worker", async () => (await import("./cloud/workerCommand.js")).runWorkerCommand],
 ]);
 
 async function main(argv: string[], output: CliOutput): Promise<number> {

@@ -27,6 +27,7 @@ export * from "./context/prompt/index.js";
 export * from "./context/rules/index.js";
 export * from "./context/tokens/index.js";
 export { atomicWriteFile } from "./fileSystem/atomicWrite.js";
+export { type GitExit, type GitOutcome, type GitRequest, runGit } from "./git/gitRunner.js";
 export * from "./hooks/index.js";
 export * from "./llm/index.js";
 export * from "./mcp/index.js";
@@ -64,6 +65,7 @@ export type {
   SandboxSettings,
 } from "./policy/sandbox/sandboxTypes.js";
 export { isSensitivePath, type SensitivePathOptions, sensitivePathMatch } from "./policy/sensitivePaths.js";
+export { processGroupAlive, signalProcessGroup } from "./processes/processGroup.js";
 export { type ProcStat, readProcStat } from "./processIdentity/procStat.js";
 export { redactDeep, redactedMarker, secretRedactor } from "./secrets/index.js";
 export * from "./store/index.js";

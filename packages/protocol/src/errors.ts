@@ -109,6 +109,36 @@ export const errorCatalog = {
     retryable: false,
     hint: "No running MCP server offers this prompt; type /mcp__<server>__<prompt> as the server names it.",
   },
+  E_CLOUD_URL: {
+    number: 8001,
+    retryable: false,
+    hint: "Give a PostgreSQL URL (postgres://user@host:port/database): --database, LATHE_DATABASE_URL, or `lathe cloud up`.",
+  },
+  E_CLOUD_UNREACHABLE: {
+    number: 8002,
+    retryable: true,
+    hint: "The task database did not answer; check that PostgreSQL runs at that address (`lathe cloud up` starts one here).",
+  },
+  E_REPO_UNAVAILABLE: {
+    number: 8003,
+    retryable: false,
+    hint: "The task's repository could not be read or cloned; check its URL or path and the ref.",
+  },
+  E_TASK_NOT_FOUND: {
+    number: 8004,
+    retryable: false,
+    hint: "List tasks with `lathe cloud list` and use one of their ids (a unique prefix is enough).",
+  },
+  E_BUNDLE_TOO_LARGE: {
+    number: 8005,
+    retryable: false,
+    hint: "The local repository is larger than the upload cap; push it to a remote and submit with --repo URL, or raise cloud.bundleCapBytes.",
+  },
+  E_TASK_STATE: {
+    number: 8006,
+    retryable: false,
+    hint: "The task is not in a state that allows this; see `lathe cloud show`.",
+  },
 } as const satisfies Record<string, { number: number; retryable: boolean; hint: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -91,7 +91,7 @@ export type StoredSessionSummary = z.infer<typeof storedSessionSummarySchema>;
 /** `GET /api/sessions/:id/checkpoints`, oldest first. */
 export const checkpointSummarySchema = z.object({
   id: z.string(),
-  reason: z.enum(["user_message", "tool_call", "before_restore", "before_reject"]),
+  reason: z.enum(["user_message", "tool_call", "before_restore", "before_reject", "before_apply"]),
   messageId: z.string().optional(),
   callId: z.string().optional(),
   commit: z.string(),

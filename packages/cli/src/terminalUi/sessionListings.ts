@@ -31,6 +31,7 @@ const reasons: Record<CheckpointRecord["reason"], string> = {
   tool_call: "before a change",
   before_restore: "before a restore",
   before_reject: "before a rejection",
+  before_apply: "before a cloud task was applied",
 };
 
 /** `/checkpoints`: this session's checkpoints, oldest first, with the message each was taken at. */

@@ -37,6 +37,11 @@ export interface GitRequest {
   /** The caller's settings; the protective ones come after and win. */
   settings?: readonly GitSetting[];
   env?: GitCommitVariables;
+  /**
+   * The transports a clone, fetch or push may use; none otherwise. Only these two: credential
+   * helpers, askpass and the ssh command stay off, so neither can start a program.
+   */
+  transports?: readonly ("file" | "https")[];
   /** Written to git's standard input. */
   input?: string;
   /** Standard output kept (default unlimited); past it git is stopped and `cut` is set. */
@@ -132,7 +137,11 @@ async function configuredDrivers(
 }
 
 function baseEnvironment(request: GitRequest): NodeJS.ProcessEnv {
-  const env = { ...protectedEnvironment(process.env), ...request.env };
+  const env = {
+    ...protectedEnvironment(process.env),
+    ...request.env,
+    ...(request.transports === undefined ? {} : { GIT_ALLOW_PROTOCOL: request.transports.join(":") }),
+  };
   if (request.repository === undefined) {
     // Reading the user's repository: never take a lock their own git commands could trip over.
     return { ...env, GIT_OPTIONAL_LOCKS: "0" };

@@ -49,7 +49,12 @@ export interface ToolCallRecord {
   startedAt: number;
 }
 
-export type CheckpointReason = "user_message" | "tool_call" | "before_restore" | "before_reject";
+export type CheckpointReason =
+  | "user_message"
+  | "tool_call"
+  | "before_restore"
+  | "before_reject"
+  | "before_apply";
 
 export interface CheckpointRecord {
   id: string;

@@ -7,6 +7,7 @@ const fallbackLabels: Record<CheckpointSummary["reason"], string> = {
   tool_call: "Before tool call",
   before_restore: "Before restore",
   before_reject: "Before rejecting changes",
+  before_apply: "Before applying a cloud task",
 };
 
 /**

@@ -1,0 +1,50 @@
+export {
+  type ClusterState,
+  privateClusterState,
+  readClusterUrl,
+  startPrivateCluster,
+  stopPrivateCluster,
+} from "./cluster/privateCluster.js";
+export { type CloudDatabase, connectionError, openCloudDatabase } from "./database/cloudDatabase.js";
+export { checkDatabaseUrl, describeUrl } from "./database/databaseUrl.js";
+export { cloudSchema, migrate, migrations } from "./database/migrations.js";
+export {
+  bossSchema,
+  deadStepQueue,
+  queueTimings,
+  type StepJob,
+  startStepQueue,
+  stepQueue,
+} from "./queue/stepQueue.js";
+export {
+  type Route,
+  type RouteRequest,
+  type RouteTarget,
+  routeTask,
+  sensitiveFilesIn,
+} from "./router/taskRouter.js";
+export { followTask } from "./sync/taskFeed.js";
+export {
+  createRepositoryBundle,
+  defaultBundleCapBytes,
+  trackedFiles,
+  uncommittedChanges,
+} from "./tasks/repositoryBundle.js";
+export { appendEvent, eventsAfter, type TaskEvent } from "./tasks/taskEvents.js";
+export { isFinished, type TaskStatus, taskStatusOf } from "./tasks/taskStatus.js";
+export {
+  answerTask,
+  cancelTask,
+  findTask,
+  listTasks,
+  readSteps,
+  readTask,
+  retryTask,
+  type StepPlan,
+  type StepRecord,
+  submitTask,
+  type TaskRecord,
+  type TaskSubmission,
+} from "./tasks/taskStore.js";
+export { type RunningWorker, startCloudWorker, type WorkerOptions } from "./worker/cloudWorker.js";
+export { taskBranch } from "./worker/stepCheckout.js";

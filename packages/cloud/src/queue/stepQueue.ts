@@ -1,0 +1,85 @@
+import { PgBoss } from "pg-boss";
+
+/** Every step of every task is one job of this queue; failed-out jobs land in the dead one. */
+export const stepQueue = "lathe-steps";
+export const deadStepQueue = "lathe-steps-dead";
+/** pg-boss's own tables, beside Lathe's `lathe_cloud`. */
+export const bossSchema = "lathe_boss";
+
+/** What a step job carries: only ids, so nothing secret or large passes through the queue. */
+export interface StepJob {
+  taskId: string;
+  stepIndex: number;
+}
+
+/**
+ * pg-boss's timings as Lathe sets them (docs/CLOUD.md has the measurements). Its defaults suit
+ * jobs of seconds, not an agent's tasks waited on by a person: a job released by a finished
+ * dependency or due for a retry gets no NOTIFY and waited for the 30 s backstop poll, dependencies
+ * were resolved every 5 s, and a dead worker's job was noticed by the supervisor once a minute.
+ */
+export const queueTimings = {
+  /** The poll while NOTIFY is down (and the backstop for released and retried jobs). */
+  pollingIntervalSeconds: 0.5,
+  notifyPollingIntervalSeconds: 1,
+  /** Flow dependencies resolved this often, besides right after a step completes. */
+  flowIntervalSeconds: 1,
+  /** Expired and silent jobs found this often. */
+  superviseIntervalSeconds: 2,
+  /** A worker that has not touched its job for this long has lost it (pg-boss's minimum). */
+  heartbeatSeconds: 10,
+  heartbeatRefreshSeconds: 2,
+  /** Retries: 1 s, then about twice as long each time, at most a minute. */
+  retryDelaySeconds: 1,
+  retryDelayMaxSeconds: 60,
+} as const;
+
+export interface StepQueueOptions {
+  url: string;
+  /** Connections pg-boss may hold (plus one for LISTEN). */
+  maxConnections?: number;
+  /** Workers supervise (expire, retry, resolve flows); a command that only submits does not. */
+  supervise: boolean;
+  onError?: (error: Error) => void;
+}
+
+/** Starts pg-boss on the task database, its schema and the two queues made when missing. */
+export async function startStepQueue(options: StepQueueOptions): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString: options.url,
+    schema: bossSchema,
+    max: options.maxConnections ?? 3,
+    application_name: "lathe-queue",
+    useListenNotify: true,
+    supervise: options.supervise,
+    schedule: false,
+    registerInstance: false,
+    superviseIntervalSeconds: queueTimings.superviseIntervalSeconds,
+    flowIntervalSeconds: queueTimings.flowIntervalSeconds,
+    openTelemetry: { enabled: false },
+  });
+  boss.on("error", options.onError ?? (() => undefined));
+  await boss.start();
+  if ((await boss.getQueue(deadStepQueue)) === null) {
+    await boss.createQueue(deadStepQueue, { retryLimit: 0 }).catch(ignoreExisting);
+  }
+  if ((await boss.getQueue(stepQueue)) === null) {
+    await boss
+      .createQueue(stepQueue, {
+        deadLetter: deadStepQueue,
+        retryBackoff: true,
+        retryDelay: queueTimings.retryDelaySeconds,
+        retryDelayMax: queueTimings.retryDelayMaxSeconds,
+        heartbeatSeconds: queueTimings.heartbeatSeconds,
+        notify: true,
+      } as Parameters<PgBoss["createQueue"]>[1])
+      .catch(ignoreExisting);
+  }
+  return boss;
+}
+
+/** Two processes may create a queue at once; the second's "already exists" is no failure. */
+function ignoreExisting(error: unknown): void {
+  if (error instanceof Error && /already exists|duplicate key/i.test(error.message)) return;
+  throw error;
+}

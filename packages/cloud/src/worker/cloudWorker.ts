@@ -1,0 +1,163 @@
+import { hostname } from "node:os";
+import type { LatheErrorInfo } from "@lathe/protocol";
+import type { JobWithMetadata, PgBoss } from "pg-boss";
+import { type CloudDatabase, connectionError, openCloudDatabase } from "../database/cloudDatabase.js";
+import { cloudSchema } from "../database/migrations.js";
+import { queueTimings, type StepJob, startStepQueue, stepQueue } from "../queue/stepQueue.js";
+import { listenToChannels } from "../sync/channelListener.js";
+import { controlChannel } from "../sync/eventChannels.js";
+import { recoverLostSteps } from "./lostSteps.js";
+import { type RunningStep, runClaimedStep, stepKey } from "./stepRunner.js";
+
+export interface WorkerOptions {
+  url: string | undefined;
+  deviceId: string;
+  labels: readonly string[];
+  concurrency: number;
+  latheCommand: string;
+  checkoutRoot: string;
+  env: NodeJS.ProcessEnv;
+  /** What the worker has to say (claims, losses, shutdown), one line each. */
+  report(line: string): void;
+}
+
+export interface RunningWorker {
+  /**
+   * Stops claiming, lets the steps in hand finish for `graceMs`, then releases the rest (their
+   * process groups stopped, the steps queued again for another worker).
+   */
+  stop(graceMs: number): Promise<void>;
+}
+
+/** How often the worker says it is alive, and looks for steps whose worker is gone. */
+const housekeepingMs = 5_000;
+
+export async function startCloudWorker(
+  options: WorkerOptions,
+): Promise<{ ok: true; worker: RunningWorker } | { ok: false; error: LatheErrorInfo }> {
+  const opened = await openCloudDatabase(options.url, { maxConnections: options.concurrency + 2 });
+  if (!opened.ok) return opened;
+  const database = opened.database;
+  let boss: PgBoss;
+  try {
+    await registerDevice(database, options);
+    boss = await startStepQueue({
+      url: database.url,
+      supervise: true,
+      maxConnections: Math.max(2, Math.min(options.concurrency + 1, 4)),
+      onError: (error) => options.report(`queue: ${error.message}`),
+    });
+  } catch (error) {
+    await database.close();
+    return { ok: false, error: connectionError(error, database.url) };
+  }
+  const running = new Map<string, RunningStep>();
+  const context = {
+    pool: database.pool,
+    deviceId: options.deviceId,
+    latheCommand: options.latheCommand,
+    checkoutRoot: options.checkoutRoot,
+    env: options.env,
+    running,
+  };
+  const control = listenToChannels({
+    url: database.url,
+    channels: [controlChannel],
+    onAnnouncement: (announcement) => {
+      if (announcement.step === null) return;
+      const step = running.get(stepKey(announcement.task, announcement.step));
+      if (step === undefined) return;
+      if (announcement.kind === "cancel") step.controller.abort();
+      if (announcement.kind === "answer") step.answered?.();
+    },
+    // Whatever was announced while disconnected: a cancelled step is found by its status.
+    onConnected: () => void checkCancelled(database, running),
+    onDisconnected: (error) =>
+      options.report(`database connection lost${error ? `: ${error.message}` : ""}; reconnecting`),
+  });
+  const housekeeping = setInterval(() => {
+    void heartbeat(database, options.deviceId, running).catch(() => undefined);
+    void checkCancelled(database, running).catch(() => undefined);
+    void recoverLostSteps(database.pool, boss, options.deviceId)
+      .then((lines) => {
+        for (const line of lines) options.report(line);
+      })
+      .catch(() => undefined);
+  }, housekeepingMs);
+  await boss.work(
+    stepQueue,
+    {
+      localConcurrency: options.concurrency,
+      batchSize: 1,
+      includeMetadata: true,
+      pollingIntervalSeconds: queueTimings.pollingIntervalSeconds,
+      notifyPollingIntervalSeconds: queueTimings.notifyPollingIntervalSeconds,
+      heartbeatRefreshSeconds: queueTimings.heartbeatRefreshSeconds,
+    },
+    async ([job]: JobWithMetadata<StepJob>[]) => {
+      if (job === undefined) return;
+      options.report(`step ${job.data.stepIndex + 1} of task ${job.data.taskId.slice(0, 8)} claimed`);
+      await runClaimedStep(context, {
+        data: job.data,
+        retryCount: job.retryCount,
+        retryLimit: job.retryLimit,
+        signal: job.signal,
+      });
+    },
+  );
+  options.report(`worker ${options.deviceId} ready: ${options.concurrency} at a time`);
+
+  return {
+    ok: true,
+    worker: {
+      async stop(graceMs) {
+        await boss.offWork(stepQueue, { wait: false }).catch(() => undefined);
+        const deadline = Date.now() + graceMs;
+        while (running.size > 0 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        for (const step of running.values()) {
+          step.releasing = true;
+          step.controller.abort();
+        }
+        while (running.size > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        clearInterval(housekeeping);
+        await control.close();
+        await boss.stop({ graceful: true, timeout: 5_000 }).catch(() => undefined);
+        await database.close();
+      },
+    },
+  };
+}
+
+async function registerDevice(database: CloudDatabase, options: WorkerOptions): Promise<void> {
+  await database.pool.query(
+    `INSERT INTO ${cloudSchema}.devices (id, kind, host, labels, pid) VALUES ($1, 'worker', $2, $3, $4)
+     ON CONFLICT (id) DO UPDATE SET kind = 'worker', host = $2, labels = $3, pid = $4, last_seen_at = now()`,
+    [options.deviceId, hostname(), [...options.labels], process.pid],
+  );
+}
+
+async function heartbeat(database: CloudDatabase, deviceId: string, running: Map<string, RunningStep>) {
+  await database.pool.query(`UPDATE ${cloudSchema}.devices SET last_seen_at = now() WHERE id = $1`, [
+    deviceId,
+  ]);
+  const leases = [...running.values()].map((step) => step.lease);
+  if (leases.length === 0) return;
+  await database.pool.query(
+    `UPDATE ${cloudSchema}.steps SET heartbeat_at = now() WHERE lease = ANY($1::uuid[])`,
+    [leases],
+  );
+}
+
+/** Steps in hand that were cancelled while no notification could reach this worker. */
+async function checkCancelled(database: CloudDatabase, running: Map<string, RunningStep>) {
+  const leases = [...running.values()].map((step) => step.lease);
+  if (leases.length === 0) return;
+  const held = await database.pool.query<{ lease: string }>(
+    `SELECT lease FROM ${cloudSchema}.steps WHERE lease = ANY($1::uuid[])`,
+    [leases],
+  );
+  const stillHeld = new Set(held.rows.map((row) => row.lease));
+  for (const step of running.values()) if (!stillHeld.has(step.lease)) step.controller.abort();
+  for (const step of running.values()) step.answered?.();
+}

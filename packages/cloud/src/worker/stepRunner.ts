@@ -1,0 +1,436 @@
+import { randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import type pg from "pg";
+import { cloudSchema } from "../database/migrations.js";
+import type { StepJob } from "../queue/stepQueue.js";
+import { appendEvent, type NewEvent } from "../tasks/taskEvents.js";
+import {
+  readStep,
+  readSteps,
+  readTask,
+  refreshTaskStatus,
+  type StepRecord,
+  type TaskRecord,
+} from "../tasks/taskStore.js";
+import { OrderedWrites, untilWritten } from "./persistentWrites.js";
+import { type Checkout, collectChanges, prepareCheckout, pushBranch } from "./stepCheckout.js";
+import { describeMessage } from "./stepEvents.js";
+import { runStepProcess } from "./stepProcess.js";
+
+export interface StepRunnerContext {
+  pool: pg.Pool;
+  deviceId: string;
+  /** The `lathe` command the step runs. */
+  latheCommand: string;
+  checkoutRoot: string;
+  /** The worker's own environment: its provider keys, never the database's. */
+  env: NodeJS.ProcessEnv;
+  running: Map<string, RunningStep>;
+}
+
+/** A step this worker holds, for its cancel and answer notifications and its heartbeat. */
+export interface RunningStep {
+  taskId: string;
+  stepIndex: number;
+  lease: string;
+  controller: AbortController;
+  /** Set while the worker shuts down past its grace: the step goes back to the queue. */
+  releasing: boolean;
+  /** Wakes a step waiting for an answer. */
+  answered?: () => void;
+}
+
+export function stepKey(taskId: string, stepIndex: number): string {
+  return `${taskId}:${stepIndex}`;
+}
+
+/** What pg-boss says about the job in hand. */
+export interface JobInHand {
+  data: StepJob;
+  retryCount: number;
+  retryLimit: number;
+  signal: AbortSignal;
+}
+
+/**
+ * Runs one claimed step end to end. Returns normally when the step is done with (completed, failed
+ * for good, cancelled, or already finished by an earlier attempt), so pg-boss completes the job;
+ * throws when the attempt should be retried (pg-boss retries it with backoff, then dead-letters it).
+ */
+export async function runClaimedStep(context: StepRunnerContext, job: JobInHand): Promise<void> {
+  const { taskId, stepIndex } = job.data;
+  const lease = randomUUID();
+  const claimed = await claimStep(context, taskId, stepIndex, lease, job.retryCount);
+  if (claimed === undefined) return;
+  const running: RunningStep = {
+    taskId,
+    stepIndex,
+    lease,
+    controller: new AbortController(),
+    releasing: false,
+  };
+  const key = stepKey(taskId, stepIndex);
+  context.running.set(key, running);
+  const onJobLost = () => running.controller.abort(errorInfo("E_CANCELLED", "The queue took the step back."));
+  job.signal.addEventListener("abort", onJobLost, { once: true });
+  let checkout: Checkout | undefined;
+  try {
+    const outcome = await attempt(context, claimed.task, claimed.step, running, (made) => {
+      checkout = made;
+    });
+    if (outcome.ok) return;
+    await settleFailure(context, running, job, outcome.error, outcome.retryable);
+  } finally {
+    job.signal.removeEventListener("abort", onJobLost);
+    context.running.delete(key);
+    if (checkout !== undefined)
+      await rm(checkout.dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+type AttemptOutcome = { ok: true } | { ok: false; error: LatheErrorInfo; retryable: boolean };
+
+async function attempt(
+  context: StepRunnerContext,
+  task: TaskRecord,
+  step: StepRecord,
+  running: RunningStep,
+  made: (checkout: Checkout) => void,
+): Promise<AttemptOutcome> {
+  const { pool, deviceId } = context;
+  const signal = running.controller.signal;
+  const logs = new OrderedWrites();
+  const log = (event: Omit<NewEvent, "taskId" | "stepIndex" | "deviceId" | "id">) => {
+    const id = randomUUID();
+    logs.add(() => appendEvent(pool, { ...event, id, taskId: task.id, stepIndex: step.index, deviceId }));
+  };
+  const bundle = task.hasBundle ? await untilWritten(() => readBundle(pool, task.id)) : undefined;
+  const priorSteps = await untilWritten(() => ancestorSteps(pool, task, step));
+  const prepared = await prepareCheckout({
+    root: context.checkoutRoot,
+    taskId: task.id,
+    stepIndex: step.index,
+    repoUrl: task.repoUrl,
+    bundle,
+    ref: task.ref,
+    priorSteps,
+    deviceId,
+    signal,
+  });
+  if (!prepared.ok) return { ok: false, error: prepared.error, retryable: false };
+  const checkout = prepared.checkout;
+  made(checkout);
+  log({ kind: "log", message: `checkout ready on ${checkout.branch} at ${checkout.stepBase.slice(0, 12)}` });
+  const run = await runStepProcess({
+    command: context.latheCommand,
+    cwd: checkout.dir,
+    prompt: step.prompt,
+    model: task.model ?? undefined,
+    approvalMode: task.approvalMode,
+    env: context.env,
+    timeoutMs: task.timeoutSeconds * 1000,
+    signal,
+    onMessage: (message) => {
+      const line = describeMessage(message);
+      if (line !== undefined) log({ kind: line.kind, message: line.text, data: line.data });
+    },
+    onApproval: (question) => waitForAnswer(context, running, question, log, logs),
+  });
+  await logs.flush();
+  if (!run.ok)
+    return { ok: false, error: run.error, retryable: run.error.code !== "E_CANCELLED" || running.releasing };
+  if (run.isError) {
+    return {
+      ok: false,
+      error: errorInfo("E_TOOL_EXECUTION", `The run ended with ${run.subtype}: ${run.answer.slice(0, 500)}`),
+      retryable: true,
+    };
+  }
+  const collected = await collectChanges(
+    checkout,
+    `${task.title} (step ${step.index + 1})`,
+    deviceId,
+    signal,
+  );
+  if (!collected.ok) return { ok: false, error: collected.error, retryable: true };
+  const lastStep = await isLastOpenStep(pool, task.id, step.index);
+  if (lastStep && task.repoUrl !== null && collected.changes.taskPatch !== "") {
+    const pushFailure = await pushBranch(checkout, task.repoUrl, signal);
+    if (pushFailure !== undefined)
+      log({ kind: "log", level: "warn", message: `branch not pushed: ${pushFailure.message}` });
+  }
+  await untilWritten(() =>
+    completeStep(context, running, task, checkout, collected.changes, run.answer, lastStep),
+  );
+  return { ok: true };
+}
+
+/** Takes the step for this attempt; undefined when there is nothing to do (finished or cancelled). */
+async function claimStep(
+  context: StepRunnerContext,
+  taskId: string,
+  stepIndex: number,
+  lease: string,
+  attemptNumber: number,
+): Promise<{ task: TaskRecord; step: StepRecord } | undefined> {
+  return untilWritten(async () => {
+    const client = await context.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const taken = await client.query(
+        `UPDATE ${cloudSchema}.steps SET status = 'running', lease = $3, worker_id = $4, attempt = $5,
+           started_at = now(), heartbeat_at = now(), question = NULL, answer = NULL, updated_at = now()
+          WHERE task_id = $1 AND step_index = $2 AND status IN ('queued', 'running', 'needs_input')`,
+        [taskId, stepIndex, lease, context.deviceId, attemptNumber],
+      );
+      if ((taken.rowCount ?? 0) === 0) {
+        await client.query("ROLLBACK");
+        return undefined;
+      }
+      await appendEvent(client, {
+        taskId,
+        stepIndex,
+        kind: "step",
+        message: `step ${stepIndex + 1} started on ${context.deviceId}${attemptNumber > 0 ? ` (attempt ${attemptNumber + 1})` : ""}`,
+        data: { status: "running", worker: context.deviceId, attempt: attemptNumber },
+        deviceId: context.deviceId,
+      });
+      await refreshTaskStatus(client, taskId, context.deviceId);
+      const task = await readTask(client, taskId);
+      const step = await readStep(client, taskId, stepIndex);
+      await client.query("COMMIT");
+      return task === undefined || step === undefined ? undefined : { task, step };
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  });
+}
+
+/** Stores the step's result, if this worker still holds it: a lost lease means another attempt owns it. */
+async function completeStep(
+  context: StepRunnerContext,
+  running: RunningStep,
+  task: TaskRecord,
+  checkout: Checkout,
+  changes: { stepPatch: string; taskPatch: string },
+  answer: string,
+  lastStep: boolean,
+): Promise<void> {
+  const client = await context.pool.connect();
+  try {
+    await client.query("BEGIN");
+    const done = await client.query(
+      `UPDATE ${cloudSchema}.steps SET status = 'completed', patch = $4, summary = $5, lease = NULL,
+         completed_at = now(), updated_at = now()
+        WHERE task_id = $1 AND step_index = $2 AND lease = $3 AND status = 'running'`,
+      [task.id, running.stepIndex, running.lease, changes.stepPatch, answer.slice(0, 20_000)],
+    );
+    if ((done.rowCount ?? 0) === 0) {
+      await client.query("ROLLBACK");
+      return;
+    }
+    if (lastStep) {
+      await client.query(
+        `UPDATE ${cloudSchema}.tasks SET patch = $2, branch = $3, updated_at = now() WHERE id = $1`,
+        [task.id, changes.taskPatch, changes.taskPatch === "" ? null : checkout.branch],
+      );
+    }
+    await appendEvent(client, {
+      taskId: task.id,
+      stepIndex: running.stepIndex,
+      kind: "result",
+      message: answer.trim() === "" ? `step ${running.stepIndex + 1} completed` : answer.slice(0, 2_000),
+      data: { changedFiles: changedFiles(changes.stepPatch) },
+      deviceId: context.deviceId,
+    });
+    await refreshTaskStatus(client, task.id, context.deviceId);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * A failed attempt: back to the queue when pg-boss will retry it (the error is thrown for that),
+ * failed for good on the last attempt or when retrying cannot help, cancelled when it was.
+ */
+async function settleFailure(
+  context: StepRunnerContext,
+  running: RunningStep,
+  job: JobInHand,
+  error: LatheErrorInfo,
+  retryable: boolean,
+): Promise<void> {
+  const { taskId, stepIndex, lease } = running;
+  const current = await untilWritten(() => readStep(context.pool, taskId, stepIndex));
+  // Cancelled by a user (the step is marked already) or taken over by another attempt.
+  if (current === undefined || current.lease !== lease) return;
+  const retried = retryable && job.retryCount < job.retryLimit;
+  await untilWritten(async () => {
+    const client = await context.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const settled = await client.query(
+        `UPDATE ${cloudSchema}.steps SET status = $4, error = $5, lease = NULL, question = NULL, updated_at = now(),
+           completed_at = CASE WHEN $4 = 'failed' THEN now() ELSE NULL END
+          WHERE task_id = $1 AND step_index = $2 AND lease = $3`,
+        [taskId, stepIndex, lease, retried ? "queued" : "failed", JSON.stringify(error)],
+      );
+      if ((settled.rowCount ?? 0) > 0) {
+        const released = running.releasing;
+        await appendEvent(client, {
+          taskId,
+          stepIndex,
+          kind: retried ? "retry" : "error",
+          level: retried ? "warn" : "error",
+          message: retried
+            ? `${released ? "released by a worker shutting down" : `attempt ${job.retryCount + 1} failed: ${error.message}`}; queued again`
+            : `step ${stepIndex + 1} failed${job.retryCount > 0 ? ` after ${job.retryCount + 1} attempts` : ""}: ${error.message}`,
+          data: { error, attempt: job.retryCount },
+          deviceId: context.deviceId,
+        });
+        if (!retried)
+          await client.query(`UPDATE ${cloudSchema}.tasks SET error = $2 WHERE id = $1`, [
+            taskId,
+            JSON.stringify(error),
+          ]);
+        await refreshTaskStatus(client, taskId, context.deviceId);
+      }
+      await client.query("COMMIT");
+    } catch (failure) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw failure;
+    } finally {
+      client.release();
+    }
+  });
+  // Thrown, pg-boss retries the job with backoff, and after the last attempt moves it to the
+  // dead-letter queue with this error; an error no retry can mend ends the job here.
+  if (retryable) throw new Error(`${error.code}: ${error.message}`);
+}
+
+/** Puts an approval to every device and waits for the first answer (or the step's end). */
+async function waitForAnswer(
+  context: StepRunnerContext,
+  running: RunningStep,
+  question: { requestId: string; tool: string; input: unknown; reason: string },
+  log: (event: Omit<NewEvent, "taskId" | "stepIndex" | "deviceId" | "id">) => void,
+  logs: OrderedWrites,
+): Promise<{ allow: boolean; message?: string }> {
+  const { pool } = context;
+  const { taskId, stepIndex, lease } = running;
+  await logs.flush();
+  const stored = {
+    id: question.requestId,
+    tool: question.tool,
+    input: question.input,
+    reason: question.reason,
+  };
+  await untilWritten(async () => {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query(
+        `UPDATE ${cloudSchema}.steps SET status = 'needs_input', question = $4, answer = NULL, updated_at = now()
+          WHERE task_id = $1 AND step_index = $2 AND lease = $3`,
+        [taskId, stepIndex, lease, JSON.stringify(stored)],
+      );
+      await appendEvent(client, {
+        taskId,
+        stepIndex,
+        kind: "question",
+        level: "warn",
+        message: `needs an answer: allow ${question.tool}? ${question.reason}`.trim(),
+        data: stored,
+        deviceId: context.deviceId,
+      });
+      await refreshTaskStatus(client, taskId, context.deviceId);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  });
+  const signal = running.controller.signal;
+  for (;;) {
+    if (signal.aborted) return { allow: false, message: "The step was stopped." };
+    const step = await untilWritten(() => readStep(pool, taskId, stepIndex));
+    const answer = step?.answer as { allow?: boolean; message?: string } | null | undefined;
+    if (step !== undefined && step.status !== "needs_input" && answer !== null && answer !== undefined) {
+      log({
+        kind: "log",
+        message: answer.allow === true ? `${question.tool} allowed` : `${question.tool} refused`,
+      });
+      return { allow: answer.allow === true, message: answer.message };
+    }
+    // Woken by the answer's notification; the pause is only the backstop for a lost one.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 5_000);
+      running.answered = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      signal.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  }
+}
+
+async function readBundle(pool: pg.Pool, taskId: string): Promise<Buffer | undefined> {
+  const result = await pool.query<{ bytes: Buffer }>(
+    `SELECT bytes FROM ${cloudSchema}.bundles WHERE task_id = $1`,
+    [taskId],
+  );
+  return result.rows[0]?.bytes;
+}
+
+/** A step's commit on the task's branch. */
+function stepCommitMessage(task: TaskRecord, index: number): string {
+  return `${task.title} (step ${index + 1})`;
+}
+
+/** The changes of every step this one builds on, directly or through others, in step order. */
+async function ancestorSteps(
+  pool: pg.Pool,
+  task: TaskRecord,
+  step: StepRecord,
+): Promise<{ patch: string; message: string }[]> {
+  const steps = await readSteps(pool, task.id);
+  const byIndex = new Map(steps.map((each) => [each.index, each]));
+  const needed = new Set<number>();
+  const visit = (index: number) => {
+    for (const parent of byIndex.get(index)?.dependsOn ?? []) {
+      if (needed.has(parent)) continue;
+      needed.add(parent);
+      visit(parent);
+    }
+  };
+  visit(step.index);
+  return [...needed]
+    .sort((a, b) => a - b)
+    .map((index) => ({ patch: byIndex.get(index)?.patch ?? "", message: stepCommitMessage(task, index) }));
+}
+
+async function isLastOpenStep(pool: pg.Pool, taskId: string, stepIndex: number): Promise<boolean> {
+  const steps = await untilWritten(() => readSteps(pool, taskId));
+  return steps.every((step) => step.index === stepIndex || step.status === "completed");
+}
+
+function changedFiles(patch: string): string[] {
+  return [...patch.matchAll(/^diff --git a\/(.+?) b\//gm)].map((match) => match[1] ?? "");
+}
