@@ -48,3 +48,4 @@ export {
 } from "./tasks/taskStore.js";
 export { type RunningWorker, startCloudWorker, type WorkerOptions } from "./worker/cloudWorker.js";
 export { taskBranch } from "./worker/stepCheckout.js";
+export { claimStep, completeStep, type StepLease, type StepResult } from "./worker/stepClaim.js";

@@ -179,4 +179,16 @@ describe("sensitiveFilesIn", () => {
       ]),
     ).toEqual([".env", "config/id_rsa", "deploy/server.pem"]);
   });
+
+  it("counts files that hold secrets, not the configuration the policy guards for edits", () => {
+    expect(
+      sensitiveFilesIn([
+        ".lathe/settings.json",
+        ".bashrc",
+        ".cursor/mcp.json",
+        ".aws/config",
+        "keys/credentials.json",
+      ]),
+    ).toEqual([".aws/config", "keys/credentials.json"]);
+  });
 });

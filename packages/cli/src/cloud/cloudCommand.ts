@@ -258,7 +258,8 @@ async function clusterDown(io: CommandIo, args: CloudArgs, latheHome: string): P
   return exitCodes.completed;
 }
 
-export function failed(io: CommandIo, error: LatheErrorInfo): number {
-  io.stderr(`lathe cloud: ${error.message} [${error.code}]\n${error.hint ? `  ${error.hint}\n` : ""}`);
+/** A coded error on stderr, named after the command that met it (`lathe worker` shares this). */
+export function failed(io: CommandIo, error: LatheErrorInfo, command = "cloud"): number {
+  io.stderr(`lathe ${command}: ${error.message} [${error.code}]\n${error.hint ? `  ${error.hint}\n` : ""}`);
   return exitCodes.error;
 }

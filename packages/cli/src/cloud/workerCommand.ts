@@ -56,7 +56,7 @@ export async function runWorkerCommand(io: CommandIo): Promise<number> {
     env: { ...io.env },
     report: (line) => io.stderr(`lathe worker: ${line}\n`),
   });
-  if (!started.ok) return failed(io, started.error);
+  if (!started.ok) return failed(io, started.error, "worker");
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       process.off("SIGTERM", stop);

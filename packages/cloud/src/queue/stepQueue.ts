@@ -16,7 +16,7 @@ export interface StepJob {
  * pg-boss's timings as Lathe sets them (docs/CLOUD.md has the measurements). Its defaults suit
  * jobs of seconds, not an agent's tasks waited on by a person: a job released by a finished
  * dependency or due for a retry gets no NOTIFY and waited for the 30 s backstop poll, dependencies
- * were resolved every 5 s, and a dead worker's job was noticed by the supervisor once a minute.
+ * were resolved every 5 s, and a dead worker's silent job was noticed by the monitor once a minute.
  */
 export const queueTimings = {
   /** The poll while NOTIFY is down (and the backstop for released and retried jobs). */
@@ -24,8 +24,10 @@ export const queueTimings = {
   notifyPollingIntervalSeconds: 1,
   /** Flow dependencies resolved this often, besides right after a step completes. */
   flowIntervalSeconds: 1,
-  /** Expired and silent jobs found this often. */
+  /** Expired jobs found this often. */
   superviseIntervalSeconds: 2,
+  /** Silent jobs (no heartbeat) found this often: by default once a minute. */
+  monitorIntervalSeconds: 2,
   /** A worker that has not touched its job for this long has lost it (pg-boss's minimum). */
   heartbeatSeconds: 10,
   heartbeatRefreshSeconds: 2,
@@ -55,6 +57,7 @@ export async function startStepQueue(options: StepQueueOptions): Promise<PgBoss>
     schedule: false,
     registerInstance: false,
     superviseIntervalSeconds: queueTimings.superviseIntervalSeconds,
+    monitorIntervalSeconds: queueTimings.monitorIntervalSeconds,
     flowIntervalSeconds: queueTimings.flowIntervalSeconds,
     openTelemetry: { enabled: false },
   });

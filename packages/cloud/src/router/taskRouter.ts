@@ -1,4 +1,4 @@
-import { analyzeTaskComplexity, isSensitivePath } from "@lathe/core";
+import { analyzeTaskComplexity, sensitivePathMatch } from "@lathe/core";
 
 export type RouteTarget = "local" | "cloud" | "hybrid";
 
@@ -39,8 +39,27 @@ export function routeTask(request: RouteRequest): Route {
 
 /** The paths among `paths` whose contents must not leave the machine unasked (core's sensitive paths). */
 export function sensitiveFilesIn(paths: readonly string[]): string[] {
-  return paths.filter((file) => isSensitivePath(file));
+  return paths.filter((file) => secretPatterns.has(sensitivePathMatch(file) ?? ""));
 }
+
+/**
+ * The sensitive-path patterns whose files hold secrets. The policy's other sensitive paths
+ * (`.lathe/` settings, shell start-up files, git metadata) decide what runs, which matters for
+ * edits, not for where a repository may be sent.
+ */
+const secretPatterns: ReadonlySet<string> = new Set([
+  ".ssh/",
+  ".aws/",
+  ".gnupg/",
+  ".env*",
+  "*.pem",
+  "*.key",
+  "id_rsa*",
+  "id_ed25519*",
+  "id_ecdsa*",
+  "id_dsa*",
+  "credentials*",
+]);
 
 const overridden: RouteRule = ({ override }) => {
   if (override === "cloud") return { target: "cloud", reason: "--cloud given: runs on the fleet." };

@@ -14,6 +14,7 @@ export interface ChannelListenerOptions {
    * no connection listened is lost, so the caller catches up from its last sequence here.
    */
   onConnected(): void;
+  /** Called once when the connection drops (or the first cannot be made), until one is made again. */
   onDisconnected?(error: Error | undefined): void;
 }
 
@@ -30,6 +31,8 @@ export function listenToChannels(options: ChannelListenerOptions): ChannelListen
   let client: pg.Client | undefined;
   let retryMs = firstRetryMs;
   let timer: NodeJS.Timeout | undefined;
+  // Said once per outage, not at every failed attempt to reconnect: a watcher prints each one.
+  let down = false;
 
   const connect = async () => {
     if (closed) return;
@@ -42,7 +45,8 @@ export function listenToChannels(options: ChannelListenerOptions): ChannelListen
       next.end().catch(() => undefined);
       if (client === next) client = undefined;
       if (closed) return;
-      options.onDisconnected?.(error);
+      if (!down) options.onDisconnected?.(error);
+      down = true;
       timer = setTimeout(connect, retryMs);
       retryMs = Math.min(retryMs * 2, lastRetryMs);
     };
@@ -65,6 +69,7 @@ export function listenToChannels(options: ChannelListenerOptions): ChannelListen
     }
     client = next;
     retryMs = firstRetryMs;
+    down = false;
     options.onConnected();
   };
   void connect();

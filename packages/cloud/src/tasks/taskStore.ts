@@ -496,9 +496,17 @@ export async function retryTask(
     );
     const ids = again.rows.map((row) => row.id);
     const db = transactionDb(client);
-    // The old jobs are deleted and sent afresh under the same ids: a failed job's retry count, a
-    // cancelled job's state and any copy in the dead-letter queue are history, not the new run.
+    // The old jobs are deleted and sent afresh under the same ids (a failed job's retry count and a
+    // cancelled job's state are history, not the new run), and their copies leave the dead-letter
+    // queue: what it holds is what still needs someone's attention.
     await boss.deleteJob(stepQueue, ids, { db });
+    const dead = await boss.findJobs<StepJob>(deadStepQueue, { data: { taskId }, db });
+    if (dead.length > 0)
+      await boss.deleteJob(
+        deadStepQueue,
+        dead.map((job) => job.id),
+        { db },
+      );
     const steps = await readSteps(client, taskId);
     const waiting = new Set(ids);
     for (const step of steps) {

@@ -93,16 +93,26 @@ export async function startCloudWorker(
       pollingIntervalSeconds: queueTimings.pollingIntervalSeconds,
       notifyPollingIntervalSeconds: queueTimings.notifyPollingIntervalSeconds,
       heartbeatRefreshSeconds: queueTimings.heartbeatRefreshSeconds,
+      // Each job settled as the step went: retried, dead-lettered at once, or completed.
+      perJobResults: true,
     },
-    async ([job]: JobWithMetadata<StepJob>[]) => {
-      if (job === undefined) return;
-      options.report(`step ${job.data.stepIndex + 1} of task ${job.data.taskId.slice(0, 8)} claimed`);
-      await runClaimedStep(context, {
-        data: job.data,
-        retryCount: job.retryCount,
-        retryLimit: job.retryLimit,
-        signal: job.signal,
-      });
+    async (jobs: JobWithMetadata<StepJob>[]) => {
+      const results = [];
+      for (const job of jobs) {
+        options.report(`step ${job.data.stepIndex + 1} of task ${job.data.taskId.slice(0, 8)} claimed`);
+        const verdict = await runClaimedStep(context, {
+          data: job.data,
+          retryCount: job.retryCount,
+          retryLimit: job.retryLimit,
+          signal: job.signal,
+        });
+        results.push(
+          verdict.status === "completed"
+            ? { id: job.id, status: verdict.status }
+            : { id: job.id, status: verdict.status, output: verdict.error },
+        );
+      }
+      return results;
     },
   );
   options.report(`worker ${options.deviceId} ready: ${options.concurrency} at a time`);

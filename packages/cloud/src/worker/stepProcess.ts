@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { Readable } from "node:stream";
 import { signalProcessGroup } from "@lathe/core";
-import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import { errorCodeSchema, errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 
 /** A call the step's policy asks about, as the engine puts it to the driving program. */
 export interface ApprovalQuestion {
@@ -28,18 +29,35 @@ export interface StepProcessRequest {
 }
 
 export type StepProcessOutcome =
-  | { ok: true; answer: string; isError: boolean; subtype: string; exitCode: number | null }
+  | {
+      ok: true;
+      answer: string;
+      isError: boolean;
+      subtype: string;
+      /** What the engine says went wrong in a failed run (its code and message), when it says. */
+      engineError?: LatheErrorInfo;
+      exitCode: number | null;
+    }
   | { ok: false; error: LatheErrorInfo };
 
 /** How long a stopped step's process group gets between SIGTERM and SIGKILL. */
 const killGraceMs = 2_000;
 
 /**
+ * The engine's watch on whoever started it (src/launcherWatch.ts in the cli, which bin/lathe.js
+ * uses the same way): it stops at once, with everything it started, when this fd's other end
+ * closes. The kernel closes the worker's end however the worker dies, SIGKILL included.
+ */
+const lifelineVariable = "LATHE_PARENT_FD";
+const lifelineFd = 3;
+
+/**
  * Runs one step as `lathe` in stream-json mode in the step's checkout, in a process group of its
  * own: a cancel, a timeout or the worker's shutdown stops the whole group (the engine and every
  * command it started). The prompt goes in on stdin, approvals come back as control requests; stdin
- * closes after the result, and so does the engine. If the worker dies, even by SIGKILL, the
- * engine's stdout reader is gone and it stops its run and exits.
+ * closes after the result, and so does the engine. If the worker dies, even by SIGKILL, the engine
+ * stops too, through its lifeline: a closed stdin alone would let the run in hand go on (the engine
+ * finishes it before it exits), editing a checkout the step's next attempt will use.
  */
 export function runStepProcess(request: StepProcessRequest): Promise<StepProcessOutcome> {
   return new Promise((resolve) => {
@@ -58,12 +76,17 @@ export function runStepProcess(request: StepProcessRequest): Promise<StepProcess
     ];
     const child = spawn(request.command, args, {
       cwd: request.cwd,
-      env: request.env,
+      env: { ...request.env, [lifelineVariable]: String(lifelineFd) },
       detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
     });
+    // Nothing comes down the lifeline; read, it ends with the engine and lets "close" fire.
+    const lifeline = child.stdio[lifelineFd];
+    if (lifeline instanceof Readable) lifeline.on("error", () => undefined).resume();
     let settled = false;
-    let result: { answer: string; isError: boolean; subtype: string } | undefined;
+    let result:
+      | { answer: string; isError: boolean; subtype: string; engineError?: LatheErrorInfo }
+      | undefined;
     let stopReason: LatheErrorInfo | undefined;
     let stderrTail = "";
 
@@ -119,6 +142,7 @@ export function runStepProcess(request: StepProcessRequest): Promise<StepProcess
           answer: typeof message.result === "string" ? message.result : "",
           isError: message.is_error === true,
           subtype: typeof message.subtype === "string" ? message.subtype : "unknown",
+          engineError: engineErrorOf(message),
         };
         child.stdin.end();
       }
@@ -185,6 +209,20 @@ async function answerControl(
         : { behavior: "deny", message: answer.message ?? "Refused by the user." },
     },
   });
+}
+
+/**
+ * The engine's own error on a failed run: a result line's `error` ({code, message}), else its
+ * `errors` list. Without it a failed step says only "error_during_execution", never why.
+ */
+function engineErrorOf(message: Record<string, unknown>): LatheErrorInfo | undefined {
+  const error = message.error as { code?: unknown; message?: unknown } | null | undefined;
+  const code = errorCodeSchema.safeParse(error?.code);
+  if (code.success && typeof error?.message === "string") return errorInfo(code.data, error.message);
+  const errors = Array.isArray(message.errors)
+    ? message.errors.filter((each): each is string => typeof each === "string")
+    : [];
+  return errors.length > 0 ? errorInfo("E_TOOL_EXECUTION", errors.join("; ")) : undefined;
 }
 
 function parseLine(raw: string): Record<string, unknown> | undefined {

@@ -8,13 +8,13 @@ import { appendEvent, type NewEvent } from "../tasks/taskEvents.js";
 import {
   readStep,
   readSteps,
-  readTask,
   refreshTaskStatus,
   type StepRecord,
   type TaskRecord,
 } from "../tasks/taskStore.js";
 import { OrderedWrites, untilWritten } from "./persistentWrites.js";
 import { type Checkout, collectChanges, prepareCheckout, pushBranch } from "./stepCheckout.js";
+import { claimStep, completeStep } from "./stepClaim.js";
 import { describeMessage } from "./stepEvents.js";
 import { runStepProcess } from "./stepProcess.js";
 
@@ -54,15 +54,21 @@ export interface JobInHand {
 }
 
 /**
- * Runs one claimed step end to end. Returns normally when the step is done with (completed, failed
- * for good, cancelled, or already finished by an earlier attempt), so pg-boss completes the job;
- * throws when the attempt should be retried (pg-boss retries it with backoff, then dead-letters it).
+ * What becomes of the job: `completed` when the step is done with (completed, cancelled, or
+ * finished by an earlier attempt); `failed` when the attempt should be retried (pg-boss retries it
+ * with backoff, and after the last retry moves it to the dead-letter queue with its error);
+ * `deadletter` at once when no retry can mend the failure (a repository that cannot be cloned).
  */
-export async function runClaimedStep(context: StepRunnerContext, job: JobInHand): Promise<void> {
+export type JobVerdict = { status: "completed" } | { status: "failed" | "deadletter"; error: LatheErrorInfo };
+
+/** Runs one claimed step end to end. */
+export async function runClaimedStep(context: StepRunnerContext, job: JobInHand): Promise<JobVerdict> {
   const { taskId, stepIndex } = job.data;
   const lease = randomUUID();
-  const claimed = await claimStep(context, taskId, stepIndex, lease, job.retryCount);
-  if (claimed === undefined) return;
+  const claimed = await untilWritten(() =>
+    claimStep(context.pool, context.deviceId, taskId, stepIndex, lease, job.retryCount),
+  );
+  if (claimed === undefined) return { status: "completed" };
   const running: RunningStep = {
     taskId,
     stepIndex,
@@ -79,8 +85,8 @@ export async function runClaimedStep(context: StepRunnerContext, job: JobInHand)
     const outcome = await attempt(context, claimed.task, claimed.step, running, (made) => {
       checkout = made;
     });
-    if (outcome.ok) return;
-    await settleFailure(context, running, job, outcome.error, outcome.retryable);
+    if (outcome.ok) return { status: "completed" };
+    return await settleFailure(context, running, job, outcome.error, outcome.retryable);
   } finally {
     job.signal.removeEventListener("abort", onJobLost);
     context.running.delete(key);
@@ -141,18 +147,18 @@ async function attempt(
   if (!run.ok)
     return { ok: false, error: run.error, retryable: run.error.code !== "E_CANCELLED" || running.releasing };
   if (run.isError) {
+    const said = run.engineError?.message ?? run.answer;
     return {
       ok: false,
-      error: errorInfo("E_TOOL_EXECUTION", `The run ended with ${run.subtype}: ${run.answer.slice(0, 500)}`),
-      retryable: true,
+      error: errorInfo(
+        run.engineError?.code ?? "E_TOOL_EXECUTION",
+        `The run ended with ${run.subtype}: ${said.slice(0, 500)}`,
+      ),
+      // Unless the engine says no retry can help (a rejected key, a refused policy).
+      retryable: run.engineError?.retryable ?? true,
     };
   }
-  const collected = await collectChanges(
-    checkout,
-    `${task.title} (step ${step.index + 1})`,
-    deviceId,
-    signal,
-  );
+  const collected = await collectChanges(checkout, stepCommitMessage(task, step.index), deviceId, signal);
   if (!collected.ok) return { ok: false, error: collected.error, retryable: true };
   const lastStep = await isLastOpenStep(pool, task.id, step.index);
   if (lastStep && task.repoUrl !== null && collected.changes.taskPatch !== "") {
@@ -161,105 +167,19 @@ async function attempt(
       log({ kind: "log", level: "warn", message: `branch not pushed: ${pushFailure.message}` });
   }
   await untilWritten(() =>
-    completeStep(context, running, task, checkout, collected.changes, run.answer, lastStep),
+    completeStep(context.pool, deviceId, running, {
+      ...collected.changes,
+      answer: run.answer,
+      branch: lastStep && collected.changes.taskPatch !== "" ? checkout.branch : null,
+      lastStep,
+    }),
   );
   return { ok: true };
 }
 
-/** Takes the step for this attempt; undefined when there is nothing to do (finished or cancelled). */
-async function claimStep(
-  context: StepRunnerContext,
-  taskId: string,
-  stepIndex: number,
-  lease: string,
-  attemptNumber: number,
-): Promise<{ task: TaskRecord; step: StepRecord } | undefined> {
-  return untilWritten(async () => {
-    const client = await context.pool.connect();
-    try {
-      await client.query("BEGIN");
-      const taken = await client.query(
-        `UPDATE ${cloudSchema}.steps SET status = 'running', lease = $3, worker_id = $4, attempt = $5,
-           started_at = now(), heartbeat_at = now(), question = NULL, answer = NULL, updated_at = now()
-          WHERE task_id = $1 AND step_index = $2 AND status IN ('queued', 'running', 'needs_input')`,
-        [taskId, stepIndex, lease, context.deviceId, attemptNumber],
-      );
-      if ((taken.rowCount ?? 0) === 0) {
-        await client.query("ROLLBACK");
-        return undefined;
-      }
-      await appendEvent(client, {
-        taskId,
-        stepIndex,
-        kind: "step",
-        message: `step ${stepIndex + 1} started on ${context.deviceId}${attemptNumber > 0 ? ` (attempt ${attemptNumber + 1})` : ""}`,
-        data: { status: "running", worker: context.deviceId, attempt: attemptNumber },
-        deviceId: context.deviceId,
-      });
-      await refreshTaskStatus(client, taskId, context.deviceId);
-      const task = await readTask(client, taskId);
-      const step = await readStep(client, taskId, stepIndex);
-      await client.query("COMMIT");
-      return task === undefined || step === undefined ? undefined : { task, step };
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  });
-}
-
-/** Stores the step's result, if this worker still holds it: a lost lease means another attempt owns it. */
-async function completeStep(
-  context: StepRunnerContext,
-  running: RunningStep,
-  task: TaskRecord,
-  checkout: Checkout,
-  changes: { stepPatch: string; taskPatch: string },
-  answer: string,
-  lastStep: boolean,
-): Promise<void> {
-  const client = await context.pool.connect();
-  try {
-    await client.query("BEGIN");
-    const done = await client.query(
-      `UPDATE ${cloudSchema}.steps SET status = 'completed', patch = $4, summary = $5, lease = NULL,
-         completed_at = now(), updated_at = now()
-        WHERE task_id = $1 AND step_index = $2 AND lease = $3 AND status = 'running'`,
-      [task.id, running.stepIndex, running.lease, changes.stepPatch, answer.slice(0, 20_000)],
-    );
-    if ((done.rowCount ?? 0) === 0) {
-      await client.query("ROLLBACK");
-      return;
-    }
-    if (lastStep) {
-      await client.query(
-        `UPDATE ${cloudSchema}.tasks SET patch = $2, branch = $3, updated_at = now() WHERE id = $1`,
-        [task.id, changes.taskPatch, changes.taskPatch === "" ? null : checkout.branch],
-      );
-    }
-    await appendEvent(client, {
-      taskId: task.id,
-      stepIndex: running.stepIndex,
-      kind: "result",
-      message: answer.trim() === "" ? `step ${running.stepIndex + 1} completed` : answer.slice(0, 2_000),
-      data: { changedFiles: changedFiles(changes.stepPatch) },
-      deviceId: context.deviceId,
-    });
-    await refreshTaskStatus(client, task.id, context.deviceId);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
 /**
- * A failed attempt: back to the queue when pg-boss will retry it (the error is thrown for that),
- * failed for good on the last attempt or when retrying cannot help, cancelled when it was.
+ * A failed attempt: back to the queue when pg-boss will retry it, failed for good on the last
+ * attempt or when retrying cannot help; left alone when it was cancelled or taken over.
  */
 async function settleFailure(
   context: StepRunnerContext,
@@ -267,11 +187,11 @@ async function settleFailure(
   job: JobInHand,
   error: LatheErrorInfo,
   retryable: boolean,
-): Promise<void> {
+): Promise<JobVerdict> {
   const { taskId, stepIndex, lease } = running;
   const current = await untilWritten(() => readStep(context.pool, taskId, stepIndex));
   // Cancelled by a user (the step is marked already) or taken over by another attempt.
-  if (current === undefined || current.lease !== lease) return;
+  if (current === undefined || current.lease !== lease) return { status: "completed" };
   const retried = retryable && job.retryCount < job.retryLimit;
   await untilWritten(async () => {
     const client = await context.pool.connect();
@@ -311,9 +231,7 @@ async function settleFailure(
       client.release();
     }
   });
-  // Thrown, pg-boss retries the job with backoff, and after the last attempt moves it to the
-  // dead-letter queue with this error; an error no retry can mend ends the job here.
-  if (retryable) throw new Error(`${error.code}: ${error.message}`);
+  return { status: retryable ? "failed" : "deadletter", error };
 }
 
 /** Puts an approval to every device and waits for the first answer (or the step's end). */
@@ -429,8 +347,4 @@ async function ancestorSteps(
 async function isLastOpenStep(pool: pg.Pool, taskId: string, stepIndex: number): Promise<boolean> {
   const steps = await untilWritten(() => readSteps(pool, taskId));
   return steps.every((step) => step.index === stepIndex || step.status === "completed");
-}
-
-function changedFiles(patch: string): string[] {
-  return [...patch.matchAll(/^diff --git a\/(.+?) b\//gm)].map((match) => match[1] ?? "");
 }

@@ -1,0 +1,130 @@
+import type pg from "pg";
+import { cloudSchema } from "../database/migrations.js";
+import { appendEvent } from "../tasks/taskEvents.js";
+import {
+  readStep,
+  readTask,
+  refreshTaskStatus,
+  type StepRecord,
+  type TaskRecord,
+} from "../tasks/taskStore.js";
+
+/** An attempt's hold on a step: every write of the attempt names its lease. */
+export interface StepLease {
+  taskId: string;
+  stepIndex: number;
+  lease: string;
+}
+
+/**
+ * Takes the step for an attempt under a new lease: undefined when there is nothing to do (the step
+ * finished, or was cancelled). A step still marked running or waiting belongs to an attempt whose
+ * worker is gone (pg-boss gave its job back), and is taken over.
+ */
+export async function claimStep(
+  pool: pg.Pool,
+  deviceId: string,
+  taskId: string,
+  stepIndex: number,
+  lease: string,
+  attemptNumber: number,
+): Promise<{ task: TaskRecord; step: StepRecord } | undefined> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const taken = await client.query(
+      `UPDATE ${cloudSchema}.steps SET status = 'running', lease = $3, worker_id = $4, attempt = $5,
+         started_at = now(), heartbeat_at = now(), question = NULL, answer = NULL, updated_at = now()
+        WHERE task_id = $1 AND step_index = $2 AND status IN ('queued', 'running', 'needs_input')`,
+      [taskId, stepIndex, lease, deviceId, attemptNumber],
+    );
+    if ((taken.rowCount ?? 0) === 0) {
+      await client.query("ROLLBACK");
+      return undefined;
+    }
+    await appendEvent(client, {
+      taskId,
+      stepIndex,
+      kind: "step",
+      message: `step ${stepIndex + 1} started on ${deviceId}${attemptNumber > 0 ? ` (attempt ${attemptNumber + 1})` : ""}`,
+      data: { status: "running", worker: deviceId, attempt: attemptNumber },
+      deviceId,
+    });
+    await refreshTaskStatus(client, taskId, deviceId);
+    const task = await readTask(client, taskId);
+    const step = await readStep(client, taskId, stepIndex);
+    await client.query("COMMIT");
+    return task === undefined || step === undefined ? undefined : { task, step };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export interface StepResult {
+  /** The step's own changes. */
+  stepPatch: string;
+  /** The task's changes so far (stored on the task when this is its last step). */
+  taskPatch: string;
+  /** The model's final answer. */
+  answer: string;
+  /** The branch the task's changes are on, when it is the last step and changed something. */
+  branch: string | null;
+  lastStep: boolean;
+}
+
+/**
+ * Stores a step's result in one transaction — the step, the task's patch and branch, the result
+ * event, the task's status — if the attempt still holds the step. False when its lease was lost:
+ * another attempt owns the step, and this result is dropped, so a result is applied once.
+ */
+export async function completeStep(
+  pool: pg.Pool,
+  deviceId: string,
+  held: StepLease,
+  result: StepResult,
+): Promise<boolean> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const done = await client.query(
+      `UPDATE ${cloudSchema}.steps SET status = 'completed', patch = $4, summary = $5, lease = NULL,
+         completed_at = now(), updated_at = now()
+        WHERE task_id = $1 AND step_index = $2 AND lease = $3 AND status = 'running'`,
+      [held.taskId, held.stepIndex, held.lease, result.stepPatch, result.answer.slice(0, 20_000)],
+    );
+    if ((done.rowCount ?? 0) === 0) {
+      await client.query("ROLLBACK");
+      return false;
+    }
+    if (result.lastStep) {
+      await client.query(
+        `UPDATE ${cloudSchema}.tasks SET patch = $2, branch = $3, updated_at = now() WHERE id = $1`,
+        [held.taskId, result.taskPatch, result.branch],
+      );
+    }
+    await appendEvent(client, {
+      taskId: held.taskId,
+      stepIndex: held.stepIndex,
+      kind: "result",
+      message:
+        result.answer.trim() === "" ? `step ${held.stepIndex + 1} completed` : result.answer.slice(0, 2_000),
+      data: { changedFiles: changedFiles(result.stepPatch) },
+      deviceId,
+    });
+    await refreshTaskStatus(client, held.taskId, deviceId);
+    await client.query("COMMIT");
+    return true;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+function changedFiles(patch: string): string[] {
+  return [...patch.matchAll(/^diff --git a\/(.+?) b\//gm)].map((match) => match[1] ?? "");
+}
