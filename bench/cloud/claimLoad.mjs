@@ -9,6 +9,7 @@ import { openCloudDatabase, startStepQueue, submitTask } from "../../packages/cl
 const steps = 10_000;
 const claimers = 16;
 const submitters = 8;
+const aloneClaims = 500;
 const claimer = fileURLToPath(new URL("./claimer.mjs", import.meta.url));
 
 export async function measureClaims(url) {
@@ -37,21 +38,26 @@ export async function measureClaims(url) {
     };
     await Promise.all(Array.from({ length: submitters }, submitOne));
     const queuedMb = await databaseMb(database);
+    // A lone claimer first, for the claim's own cost; then the fleet, for what contention adds.
+    const alone = (await runClaimer(url, "claimer-alone", aloneClaims)).latencies;
     const started = performance.now();
     const results = await Promise.all(
       Array.from({ length: claimers }, (_, index) => runClaimer(url, `claimer-${index}`)),
     );
     const seconds = (performance.now() - started) / 1000;
     const latencies = results.flatMap((result) => result.latencies);
-    const claimed = latencies.length;
+    const claimed = latencies.length + alone.length;
     if (claimed !== steps) throw new Error(`claimed ${claimed} of ${steps} steps`);
     await database.pool.query("VACUUM");
     return {
       steps,
       claimers,
+      aloneClaims,
+      aloneP50: percentile(alone, 50),
+      aloneP95: percentile(alone, 95),
       p50: percentile(latencies, 50),
       p95: percentile(latencies, 95),
-      perSecond: Math.round(claimed / seconds),
+      perSecond: Math.round(latencies.length / seconds),
       queuedMb,
       doneMb: await databaseMb(database),
     };
@@ -61,9 +67,10 @@ export async function measureClaims(url) {
   }
 }
 
-function runClaimer(url, deviceId) {
+function runClaimer(url, deviceId, most) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [claimer, url, deviceId], { stdio: ["ignore", "pipe", "inherit"] });
+    const args = [claimer, url, deviceId, ...(most === undefined ? [] : [String(most)])];
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk) => {
       out += chunk;

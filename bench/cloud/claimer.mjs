@@ -1,5 +1,6 @@
 // One claimer of the cloud bench's claim load: claims steps until the queue is empty, printing the
-// latency of each claim (pg-boss fetch + the worker's claim of the step) as JSON.
+// latency of each claim (pg-boss fetch + the worker's claim of the step) as JSON; with a third
+// argument, stops after that many claims.
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import {
@@ -10,14 +11,15 @@ import {
   stepQueue,
 } from "../../packages/cloud/dist/index.js";
 
-const [url, deviceId] = process.argv.slice(2);
+const [url, deviceId, most] = process.argv.slice(2);
+const limit = most === undefined ? Number.POSITIVE_INFINITY : Number(most);
 const opened = await openCloudDatabase(url, { maxConnections: 2, migrate: false });
 if (!opened.ok) throw new Error(opened.error.message);
 const { pool } = opened.database;
 const queue = await startStepQueue({ url, supervise: false, maxConnections: 2 });
 const latencies = [];
 let emptyFetches = 0;
-while (emptyFetches < 3) {
+while (emptyFetches < 3 && latencies.length < limit) {
   const started = performance.now();
   const [job] = await queue.fetch(stepQueue, { batchSize: 1 });
   if (job === undefined) {
