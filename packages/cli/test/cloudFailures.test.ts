@@ -224,6 +224,17 @@ describe("cloud task failures on a real PostgreSQL with real lathe workers", () 
     expect(done.patch).toContain("+++ b/out.txt\n");
     expect(done.patch).toMatch(/\n\+hi\n/);
     expect(worker.model.requests).toHaveLength(2);
+    // Both devices are on record: the worker and the phone that answered.
+    const devices = await fleet.database.pool.query<{ id: string; kind: string }>(
+      "SELECT id, kind FROM lathe_cloud.devices WHERE id = ANY($1) ORDER BY id",
+      [["phone", worker.deviceId]],
+    );
+    expect(devices.rows.map((row) => [row.id, row.kind])).toEqual(
+      [
+        ["phone", "client"],
+        [worker.deviceId, "worker"],
+      ].sort(),
+    );
 
     const late = await cloud(["answer", id, "--allow"], { home });
     expect(late.code).toBe(1);

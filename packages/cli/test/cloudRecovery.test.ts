@@ -181,6 +181,46 @@ describe("cloud tasks survive a worker killed and a database restarted", () => {
     expect(job?.retryCount).toBe(1);
   }, 90_000);
 
+  it("on SIGTERM, gives the steps still running after the grace back to the queue, and another worker finishes them", async () => {
+    const leaving = await fleet.startWorker([{ hang_ms: 120_000, text: "never seen" }], {
+      deviceId: "leaving",
+    });
+    const checkouts = join(leaving.home, "worktrees", "leaving");
+    const task = await fleet.submit("fix it", { repoUrl: `file://${fleet.repository()}` });
+    await until(
+      async () =>
+        (await stepsOf(fleet, task.id))[0]?.status === "running" && processesIn(checkouts).length > 0,
+      "the step running on the leaving worker",
+      20_000,
+      () => leaving.output(),
+    );
+    leaving.process.kill("SIGTERM");
+    // The harness gives workers --grace 2: the step is stopped after 2 s, given back, and the
+    // worker exits 0 with nothing of the step left running.
+    expect(await leaving.exited).toBe(0);
+    expect(processesIn(checkouts)).toEqual([]);
+    expect(leaving.output()).toContain("SIGTERM: finishing the steps in hand (at most 2 s)");
+    const [released] = await stepsOf(fleet, task.id);
+    expect([released?.status, released?.lease]).toEqual(["queued", null]);
+    const staying = await fleet.startWorker(writesFile("fixed.txt", "fixed\n"), { deviceId: "staying" });
+    const done = await taskReaches(fleet, task.id, ["completed", "failed"], 30_000);
+    expect(done.status).toBe("completed");
+    const [step] = await stepsOf(fleet, task.id);
+    expect([step?.attempt, step?.workerId]).toEqual([1, "staying"]);
+    const events = await allEvents(task.id);
+    expect(
+      events
+        .filter((event) => ["step", "retry", "result"].includes(event.kind))
+        .map((event) => event.message),
+    ).toEqual([
+      "step 1 started on leaving",
+      "released by a worker shutting down; queued again",
+      "step 1 started on staying (attempt 2)",
+      "Wrote fixed.txt.",
+    ]);
+    expect(staying.model.requests).toHaveLength(2);
+  }, 90_000);
+
   it("outlives a PostgreSQL restart mid-run: the worker and the watchers reconnect, and every log line is stored and shown once", async () => {
     const delayed = (turn: FakeTurn): FakeTurn => ({ hang_ms: 1_000, ...turn });
     const worker = await fleet.startWorker([

@@ -23,6 +23,7 @@ export {
   routeTask,
   sensitiveFilesIn,
 } from "./router/taskRouter.js";
+export { type DeviceRecord, registerDevice } from "./sync/deviceRegistry.js";
 export { followTask } from "./sync/taskFeed.js";
 export {
   createRepositoryBundle,

@@ -7,6 +7,7 @@ import {
   listTasks,
   openCloudDatabase,
   readSteps,
+  registerDevice,
   retryTask,
   startPrivateCluster,
   startStepQueue,
@@ -141,12 +142,13 @@ export async function runCloudCommand(io: CommandIo): Promise<number> {
   const opened = await openCloudDatabase(url);
   if (!opened.ok) return failed(io, opened.error);
   const database = opened.database;
+  const deviceId = await deviceIdFor(args.values.device, latheHome);
   let boss: PgBoss | undefined;
   const context: CloudContext = {
     io,
     args,
     latheHome,
-    deviceId: await deviceIdFor(args.values.device, latheHome),
+    deviceId,
     database,
     queue: async () => {
       boss ??= await startStepQueue({ url: database.url, supervise: false, maxConnections: 2 });
@@ -154,6 +156,7 @@ export async function runCloudCommand(io: CommandIo): Promise<number> {
     },
   };
   try {
+    await registerDevice(database.pool, { id: deviceId, kind: "client", labels: [] });
     if (command === "submit") return await submitCloudTask(context, rest.join(" "));
     if (command === "list") return await list(context);
     const found = await findTask(database.pool, rest[0] ?? "");

@@ -1,10 +1,10 @@
-import { hostname } from "node:os";
 import type { LatheErrorInfo } from "@lathe/protocol";
 import type { JobWithMetadata, PgBoss } from "pg-boss";
 import { type CloudDatabase, connectionError, openCloudDatabase } from "../database/cloudDatabase.js";
 import { cloudSchema } from "../database/migrations.js";
 import { queueTimings, type StepJob, startStepQueue, stepQueue } from "../queue/stepQueue.js";
 import { listenToChannels } from "../sync/channelListener.js";
+import { registerDevice } from "../sync/deviceRegistry.js";
 import { controlChannel } from "../sync/eventChannels.js";
 import { recoverLostSteps } from "./lostSteps.js";
 import { type RunningStep, runClaimedStep, stepKey } from "./stepRunner.js";
@@ -40,7 +40,7 @@ export async function startCloudWorker(
   const database = opened.database;
   let boss: PgBoss;
   try {
-    await registerDevice(database, options);
+    await registerDevice(database.pool, { id: options.deviceId, kind: "worker", labels: options.labels });
     boss = await startStepQueue({
       url: database.url,
       supervise: true,
@@ -137,14 +137,6 @@ export async function startCloudWorker(
       },
     },
   };
-}
-
-async function registerDevice(database: CloudDatabase, options: WorkerOptions): Promise<void> {
-  await database.pool.query(
-    `INSERT INTO ${cloudSchema}.devices (id, kind, host, labels, pid) VALUES ($1, 'worker', $2, $3, $4)
-     ON CONFLICT (id) DO UPDATE SET kind = 'worker', host = $2, labels = $3, pid = $4, last_seen_at = now()`,
-    [options.deviceId, hostname(), [...options.labels], process.pid],
-  );
 }
 
 async function heartbeat(database: CloudDatabase, deviceId: string, running: Map<string, RunningStep>) {
