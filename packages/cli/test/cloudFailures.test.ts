@@ -6,32 +6,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cloudSchema, deadStepQueue, eventsAfter, stepQueue, type TaskEvent } from "@lathe/cloud";
 import type { FakeTurn } from "@lathe/testkit";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   answerOnly,
   clientHome,
   type Fleet,
+  fleetForThisFile,
   lathe,
   processesIn,
-  startFleet,
   stepsOf,
   taskReaches,
   until,
 } from "./cloudFleet.js";
 
-let fleet: Fleet;
+const fleet = fleetForThisFile();
+
 const plainFolders: string[] = [];
 
-beforeAll(async () => {
-  fleet = await startFleet();
-}, 60_000);
-
-afterEach(async () => {
-  await fleet?.stopWorkers();
-});
-
 afterAll(async () => {
-  await fleet?.close();
   await Promise.all(plainFolders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
 }, 60_000);
 
@@ -39,11 +31,11 @@ afterAll(async () => {
 const scriptedFailure: FakeTurn = { error: { status: 400, message: "scripted failure" } };
 
 async function eventsOf(taskId: string): Promise<TaskEvent[]> {
-  return eventsAfter(fleet.database.pool, taskId, 0);
+  return eventsAfter(fleet().database.pool, taskId, 0);
 }
 
 async function taskRows(): Promise<number> {
-  const counted = await fleet.database.pool.query<{ count: string }>(
+  const counted = await fleet().database.pool.query<{ count: string }>(
     `SELECT count(*) AS count FROM ${cloudSchema}.tasks`,
   );
   return Number(counted.rows[0]?.count);
@@ -60,18 +52,18 @@ async function whenNoProcessesIn(folder: string): Promise<number> {
 /** `lathe cloud …` against the fleet's database, from a client of its own. */
 function cloud(args: string[], options: { home?: string; cwd?: string } = {}) {
   const home = options.home ?? clientHome();
-  return lathe(["cloud", ...args, "--database", fleet.url], { home, cwd: options.cwd });
+  return lathe(["cloud", ...args, "--database", fleet().url], { home, cwd: options.cwd });
 }
 
 describe("cloud task failures on a real PostgreSQL with real lathe workers", () => {
   it("stops a running step's processes within a second of `lathe cloud cancel`", async () => {
-    const worker = await fleet.startWorker([{ hang_ms: 120_000, text: "too late" }]);
-    const task = await fleet.submit("wait on the model", { repoUrl: `file://${fleet.repository()}` });
+    const worker = await fleet().startWorker([{ hang_ms: 120_000, text: "too late" }]);
+    const task = await fleet().submit("wait on the model", { repoUrl: `file://${fleet().repository()}` });
     const id = task.id.slice(0, 8);
     const checkouts = join(worker.home, "worktrees", worker.deviceId);
     await until(
       async () =>
-        (await stepsOf(fleet, task.id))[0]?.status === "running" &&
+        (await stepsOf(fleet(), task.id))[0]?.status === "running" &&
         worker.model.requests.length === 1 &&
         processesIn(checkouts).length > 0,
       "the step's engine waiting on the model",
@@ -96,10 +88,10 @@ describe("cloud task failures on a real PostgreSQL with real lathe workers", () 
     const cancelledAt = cancels[0]?.createdAt.getTime() ?? 0;
     expect(goneAt - cancelledAt).toBeLessThan(1_000);
 
-    const [step] = await stepsOf(fleet, task.id);
-    expect((await taskReaches(fleet, task.id, ["cancelled"])).status).toBe("cancelled");
+    const [step] = await stepsOf(fleet(), task.id);
+    expect((await taskReaches(fleet(), task.id, ["cancelled"])).status).toBe("cancelled");
     expect(step?.status).toBe("cancelled");
-    const job = await fleet.queue.getJobById(stepQueue, step?.id ?? "");
+    const job = await fleet().queue.getJobById(stepQueue, step?.id ?? "");
     expect(job?.state).toBe("cancelled");
 
     const again = await cloud(["cancel", id]);
@@ -111,15 +103,15 @@ describe("cloud task failures on a real PostgreSQL with real lathe workers", () 
   }, 120_000);
 
   it("retries a failing step with growing backoff, dead-letters it with its error, and runs it again on `retry`", async () => {
-    const failing = await fleet.startWorker([scriptedFailure, scriptedFailure, scriptedFailure]);
-    const task = await fleet.submit("fail three times", {
-      repoUrl: `file://${fleet.repository()}`,
+    const failing = await fleet().startWorker([scriptedFailure, scriptedFailure, scriptedFailure]);
+    const task = await fleet().submit("fail three times", {
+      repoUrl: `file://${fleet().repository()}`,
       maxRetries: 2,
     });
     const id = task.id.slice(0, 8);
-    const failed = await taskReaches(fleet, task.id, ["failed", "completed"], 90_000);
+    const failed = await taskReaches(fleet(), task.id, ["failed", "completed"], 90_000);
     expect(failed.status).toBe("failed");
-    const [step] = await stepsOf(fleet, task.id);
+    const [step] = await stepsOf(fleet(), task.id);
     expect(step?.status).toBe("failed");
     expect(step?.attempt).toBe(2);
     expect(failing.model.requests).toHaveLength(3);
@@ -155,12 +147,12 @@ describe("cloud task failures on a real PostgreSQL with real lathe workers", () 
     // The job's last failure moves a copy to the dead-letter queue (right after the step is marked).
     let dead: Awaited<ReturnType<Fleet["queue"]["findJobs"]>> = [];
     await until(async () => {
-      dead = await fleet.queue.findJobs(deadStepQueue, { data: { taskId: task.id } });
+      dead = await fleet().queue.findJobs(deadStepQueue, { data: { taskId: task.id } });
       return dead.length > 0;
     }, "the dead-lettered job");
     expect(dead).toHaveLength(1);
     expect(dead[0]?.data).toEqual({ taskId: task.id, stepIndex: 0 });
-    const job = await fleet.queue.getJobById(stepQueue, step?.id ?? "");
+    const job = await fleet().queue.getJobById(stepQueue, step?.id ?? "");
     expect([job?.state, job?.retryCount]).toEqual(["failed", 2]);
 
     failing.process.kill("SIGTERM");
@@ -169,12 +161,12 @@ describe("cloud task failures on a real PostgreSQL with real lathe workers", () 
     expect(retried.code, retried.stderr).toBe(0);
     expect(retried.stdout).toBe(`Task ${id} queued again (queued).\n`);
     // The new run replaces the old job; its dead-lettered copy is gone.
-    expect(await fleet.queue.findJobs(deadStepQueue, { data: { taskId: task.id } })).toEqual([]);
-    const fresh = await fleet.startWorker([answerOnly]);
-    const done = await taskReaches(fleet, task.id, ["completed", "failed"]);
+    expect(await fleet().queue.findJobs(deadStepQueue, { data: { taskId: task.id } })).toEqual([]);
+    const fresh = await fleet().startWorker([answerOnly]);
+    const done = await taskReaches(fleet(), task.id, ["completed", "failed"]);
     expect(done.status).toBe("completed");
     expect(done.error).toBeNull();
-    const [again] = await stepsOf(fleet, task.id);
+    const [again] = await stepsOf(fleet(), task.id);
     expect([again?.status, again?.attempt, again?.error, again?.workerId]).toEqual([
       "completed",
       0,
@@ -190,17 +182,17 @@ describe("cloud task failures on a real PostgreSQL with real lathe workers", () 
 
   it("pauses a step on an approval nobody at the worker can give, and resumes it on an answer from another device", async () => {
     // `echo hi > out.txt` runs unasked under auto_edit (medium risk); ask_first asks about it.
-    const worker = await fleet.startWorker([
+    const worker = await fleet().startWorker([
       { tool_calls: [{ name: "run_terminal_cmd", arguments: { command: "echo hi > out.txt" } }] },
       { text: "Wrote out.txt." },
     ]);
-    const task = await fleet.submit("write hi to out.txt", {
-      repoUrl: `file://${fleet.repository()}`,
+    const task = await fleet().submit("write hi to out.txt", {
+      repoUrl: `file://${fleet().repository()}`,
       approvalMode: "ask_first",
     });
     const id = task.id.slice(0, 8);
     const home = clientHome();
-    const waiting = await taskReaches(fleet, task.id, ["needs_input", "failed", "completed"]);
+    const waiting = await taskReaches(fleet(), task.id, ["needs_input", "failed", "completed"]);
     expect(waiting.status).toBe("needs_input");
     const shown = await cloud(["show", id], { home });
     expect(shown.code, shown.stderr).toBe(0);
@@ -211,7 +203,7 @@ describe("cloud task failures on a real PostgreSQL with real lathe workers", () 
     const answered = await cloud(["answer", id, "--allow", "--device", "phone"], { home });
     expect(answered.code, answered.stderr).toBe(0);
     expect(answered.stdout).toBe(`Task ${id} step 1: allowed.\n`);
-    const done = await taskReaches(fleet, task.id, ["completed", "failed"]);
+    const done = await taskReaches(fleet(), task.id, ["completed", "failed"]);
     expect(done.status, JSON.stringify(done.error)).toBe("completed");
     const events = await eventsOf(task.id);
     const exchange = events.filter((event) => event.kind === "question" || event.kind === "answer");
@@ -225,7 +217,7 @@ describe("cloud task failures on a real PostgreSQL with real lathe workers", () 
     expect(done.patch).toMatch(/\n\+hi\n/);
     expect(worker.model.requests).toHaveLength(2);
     // Both devices are on record: the worker and the phone that answered.
-    const devices = await fleet.database.pool.query<{ id: string; kind: string }>(
+    const devices = await fleet().database.pool.query<{ id: string; kind: string }>(
       "SELECT id, kind FROM lathe_cloud.devices WHERE id = ANY($1) ORDER BY id",
       [["phone", worker.deviceId]],
     );
@@ -262,7 +254,7 @@ describe("bad input: a coded error, and nothing half-written", () => {
       expect(wrong.stderr, url).toMatch(/\[E_CLOUD_URL\]\n/);
     }
 
-    const noSuchDatabase = new URL(fleet.url);
+    const noSuchDatabase = new URL(fleet().url);
     noSuchDatabase.pathname = "/nosuchdb";
     const missing = await lathe(["cloud", "submit", "write a.txt", "--database", noSuchDatabase.toString()], {
       home,
@@ -282,11 +274,14 @@ describe("bad input: a coded error, and nothing half-written", () => {
   }, 60_000);
 
   it("fails a task whose repository cannot be cloned at once, without retries", async () => {
-    const worker = await fleet.startWorker([answerOnly]);
-    const task = await fleet.submit("clone nothing", { repoUrl: "file:///nonexistent/repo", maxRetries: 2 });
-    const failed = await taskReaches(fleet, task.id, ["failed", "completed"]);
+    const worker = await fleet().startWorker([answerOnly]);
+    const task = await fleet().submit("clone nothing", {
+      repoUrl: "file:///nonexistent/repo",
+      maxRetries: 2,
+    });
+    const failed = await taskReaches(fleet(), task.id, ["failed", "completed"]);
     expect(failed.status).toBe("failed");
-    const [step] = await stepsOf(fleet, task.id);
+    const [step] = await stepsOf(fleet(), task.id);
     expect(step?.status).toBe("failed");
     expect(step?.attempt).toBe(0);
     expect((step?.error as { code?: string }).code).toBe("E_REPO_UNAVAILABLE");
@@ -299,12 +294,12 @@ describe("bad input: a coded error, and nothing half-written", () => {
     // The job ends there, not retried: failed, and dead-lettered at once with its error, where
     // whoever watches the dead letters sees it; the engine never started.
     await until(
-      async () => (await fleet.queue.getJobById(stepQueue, step?.id ?? ""))?.state === "failed",
+      async () => (await fleet().queue.getJobById(stepQueue, step?.id ?? ""))?.state === "failed",
       "the job to end",
     );
-    const job = await fleet.queue.getJobById(stepQueue, step?.id ?? "");
+    const job = await fleet().queue.getJobById(stepQueue, step?.id ?? "");
     expect(job?.retryCount).toBe(0);
-    const dead = await fleet.queue.findJobs(deadStepQueue, { data: { taskId: task.id } });
+    const dead = await fleet().queue.findJobs(deadStepQueue, { data: { taskId: task.id } });
     expect(dead.map((each) => each.data)).toEqual([{ taskId: task.id, stepIndex: 0 }]);
     expect(worker.model.requests).toHaveLength(0);
   }, 60_000);
@@ -320,7 +315,7 @@ describe("bad input: a coded error, and nothing half-written", () => {
     expect(notGit.stdout).toBe("");
     expect(notGit.stderr).toMatch(/\[E_REPO_UNAVAILABLE\]\n/);
 
-    const big = fleet.repository();
+    const big = fleet().repository();
     writeFileSync(join(big, "big.bin"), randomBytes(2 * 1024 * 1024));
     execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "add", "big.bin"], { cwd: big });
     execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "big"], {
@@ -331,7 +326,7 @@ describe("bad input: a coded error, and nothing half-written", () => {
     expect(tooLarge.stdout).toBe("");
     expect(tooLarge.stderr).toMatch(/ is 2\.\d MB, over the 1\.0 MB cap\. \[E_BUNDLE_TOO_LARGE\]\n/);
     expect(await taskRows()).toBe(before);
-    const bundles = await fleet.database.pool.query(`SELECT 1 FROM ${cloudSchema}.bundles`);
+    const bundles = await fleet().database.pool.query(`SELECT 1 FROM ${cloudSchema}.bundles`);
     expect(bundles.rowCount).toBe(0);
   }, 60_000);
 

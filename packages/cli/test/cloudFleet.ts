@@ -23,6 +23,7 @@ import {
   type ThrowawayPostgres,
 } from "@lathe/testkit";
 import type { PgBoss } from "pg-boss";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 export const latheCommand = fileURLToPath(new URL("../bin/lathe", import.meta.url));
 
@@ -230,28 +231,64 @@ export function clientHome(): string {
   return home;
 }
 
+/** A lathe command running (`cloud watch`, say), its output collected as it comes. */
+export interface RunningLathe {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+export function startLathe(args: string[], options: { home: string; cwd?: string }): RunningLathe {
+  const child = spawn(latheCommand, args, {
+    cwd: options.cwd ?? options.home,
+    env: fleetEnvironment(options.home),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    child.on("error", () => resolve(null));
+    child.on("close", (code) => resolve(code));
+  });
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
 /** Runs `lathe cloud …` (or any lathe command) to the end. */
-export function lathe(
+export async function lathe(
   args: string[],
   options: { home: string; cwd?: string },
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(latheCommand, args, {
-      cwd: options.cwd ?? options.home,
-      env: fleetEnvironment(options.home),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  const running = startLathe(args, options);
+  const code = await running.exited;
+  return { code, stdout: running.stdout(), stderr: running.stderr() };
+}
+
+/**
+ * The fleet of a test file: one PostgreSQL started before its tests, the workers a test started
+ * killed after it (a failed test leaves none to the next), everything removed at the end.
+ */
+export function fleetForThisFile(): () => Fleet {
+  let fleet: Fleet | undefined;
+  beforeAll(async () => {
+    fleet = await startFleet();
+  }, 60_000);
+  afterEach(async () => {
+    await fleet?.stopWorkers();
   });
+  afterAll(async () => {
+    await fleet?.close();
+  }, 60_000);
+  return () => {
+    if (fleet === undefined) throw new Error("the fleet is not started yet");
+    return fleet;
+  };
 }
 
 /** A finished turn that changes nothing: one model request per task. */

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -11,56 +10,32 @@ import {
   type TaskEvent,
 } from "@lathe/cloud";
 import type { FakeTurn } from "@lathe/testkit";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   clientHome,
-  type Fleet,
-  fleetEnvironment,
-  latheCommand,
+  fleetForThisFile,
   processesIn,
-  startFleet,
+  startLathe,
   stepsOf,
   taskReaches,
   until,
   writesFile,
 } from "./cloudFleet.js";
 
-let fleet: Fleet;
-
-beforeAll(async () => {
-  fleet = await startFleet();
-}, 60_000);
+const fleet = fleetForThisFile();
 
 /** What a test left running when it failed: its `watch` processes and its in-process feeds. */
 const leftovers: (() => void)[] = [];
 
 afterEach(async () => {
   for (const stop of leftovers.splice(0)) stop();
-  await fleet?.stopWorkers();
 });
 
-afterAll(async () => {
-  await fleet?.close();
-}, 60_000);
-
-/** A lathe command running alongside the test (`cloud watch`), its output collected as it comes. */
-function startLathe(args: string[], home: string) {
-  const child = spawn(latheCommand, args, {
-    cwd: home,
-    env: fleetEnvironment(home),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  leftovers.push(() => child.kill("SIGKILL"));
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+/** A lathe command running alongside the test (`cloud watch`), killed if the test fails. */
+function runAlongside(args: string[], home: string) {
+  const running = startLathe(args, { home });
+  leftovers.push(() => running.child.kill("SIGKILL"));
+  return running;
 }
 
 /** A signal that ends an in-process feed a failed test left following. */
@@ -84,12 +59,15 @@ async function untilAnswered(check: () => Promise<boolean>, what: string, timeou
     },
     what,
     timeoutMs,
-    () => `last error: ${lastError}\nworkers said:\n${fleet.workers.map((w) => w.output()).join("\n")}`,
+    () =>
+      `last error: ${lastError}\nworkers said:\n${fleet()
+        .workers.map((w) => w.output())
+        .join("\n")}`,
   );
 }
 
 async function allEvents(taskId: string): Promise<TaskEvent[]> {
-  return eventsAfter(fleet.database.pool, taskId, 0);
+  return eventsAfter(fleet().database.pool, taskId, 0);
 }
 
 /** 1, 2, … n. */
@@ -104,14 +82,14 @@ function printedSeqs(stdout: string): number[] {
 
 describe("cloud tasks survive a worker killed and a database restarted", () => {
   it("gives a step whose worker was killed (SIGKILL) to the next worker, which finishes it once from a fresh checkout", async () => {
-    const worker = await fleet.startWorker([{ hang_ms: 120_000, text: "never seen" }], { deviceId: "box" });
+    const worker = await fleet().startWorker([{ hang_ms: 120_000, text: "never seen" }], { deviceId: "box" });
     const home = worker.home;
     const checkouts = join(home, "worktrees", "box");
-    const task = await fleet.submit("fix it", { repoUrl: `file://${fleet.repository()}` });
+    const task = await fleet().submit("fix it", { repoUrl: `file://${fleet().repository()}` });
     const checkout = join(checkouts, `${task.id}-0`);
     await until(
       async () =>
-        (await stepsOf(fleet, task.id))[0]?.status === "running" &&
+        (await stepsOf(fleet(), task.id))[0]?.status === "running" &&
         worker.model.requests.length === 1 &&
         processesIn(checkouts).length > 0 &&
         (await allEvents(task.id)).some((event) => event.message.startsWith("engine started")),
@@ -136,10 +114,10 @@ describe("cloud tasks survive a worker killed and a database restarted", () => {
     // The same machine comes back: same home, same device id, same folder of checkouts. The job is
     // given back once pg-boss sees its heartbeat stop (10 s), at its next monitor pass (every 2 s
     // as Lathe sets it; pg-boss's default of 60 s made this wait a minute).
-    const again = await fleet.startWorker(writesFile("fixed.txt", "fixed\n"), { deviceId: "box", home });
-    const done = await taskReaches(fleet, task.id, ["completed", "failed"], 40_000);
+    const again = await fleet().startWorker(writesFile("fixed.txt", "fixed\n"), { deviceId: "box", home });
+    const done = await taskReaches(fleet(), task.id, ["completed", "failed"], 40_000);
     expect(done.status, again.output()).toBe("completed");
-    const [step] = await stepsOf(fleet, task.id);
+    const [step] = await stepsOf(fleet(), task.id);
     expect(step?.status).toBe("completed");
     expect(step?.attempt).toBe(1);
     expect(step?.workerId).toBe("box");
@@ -176,20 +154,20 @@ describe("cloud tasks survive a worker killed and a database restarted", () => {
     expect(existsSync(checkout)).toBe(false);
     expect(worker.model.requests).toHaveLength(1);
     expect(again.model.requests).toHaveLength(2);
-    const job = await fleet.queue.getJobById("lathe-steps", step?.id ?? "");
+    const job = await fleet().queue.getJobById("lathe-steps", step?.id ?? "");
     expect(job?.state).toBe("completed");
     expect(job?.retryCount).toBe(1);
   }, 90_000);
 
   it("on SIGTERM, gives the steps still running after the grace back to the queue, and another worker finishes them", async () => {
-    const leaving = await fleet.startWorker([{ hang_ms: 120_000, text: "never seen" }], {
+    const leaving = await fleet().startWorker([{ hang_ms: 120_000, text: "never seen" }], {
       deviceId: "leaving",
     });
     const checkouts = join(leaving.home, "worktrees", "leaving");
-    const task = await fleet.submit("fix it", { repoUrl: `file://${fleet.repository()}` });
+    const task = await fleet().submit("fix it", { repoUrl: `file://${fleet().repository()}` });
     await until(
       async () =>
-        (await stepsOf(fleet, task.id))[0]?.status === "running" && processesIn(checkouts).length > 0,
+        (await stepsOf(fleet(), task.id))[0]?.status === "running" && processesIn(checkouts).length > 0,
       "the step running on the leaving worker",
       20_000,
       () => leaving.output(),
@@ -200,12 +178,12 @@ describe("cloud tasks survive a worker killed and a database restarted", () => {
     expect(await leaving.exited).toBe(0);
     expect(processesIn(checkouts)).toEqual([]);
     expect(leaving.output()).toContain("SIGTERM: finishing the steps in hand (at most 2 s)");
-    const [released] = await stepsOf(fleet, task.id);
+    const [released] = await stepsOf(fleet(), task.id);
     expect([released?.status, released?.lease]).toEqual(["queued", null]);
-    const staying = await fleet.startWorker(writesFile("fixed.txt", "fixed\n"), { deviceId: "staying" });
-    const done = await taskReaches(fleet, task.id, ["completed", "failed"], 30_000);
+    const staying = await fleet().startWorker(writesFile("fixed.txt", "fixed\n"), { deviceId: "staying" });
+    const done = await taskReaches(fleet(), task.id, ["completed", "failed"], 30_000);
     expect(done.status).toBe("completed");
-    const [step] = await stepsOf(fleet, task.id);
+    const [step] = await stepsOf(fleet(), task.id);
     expect([step?.attempt, step?.workerId]).toEqual([1, "staying"]);
     const events = await allEvents(task.id);
     expect(
@@ -223,19 +201,19 @@ describe("cloud tasks survive a worker killed and a database restarted", () => {
 
   it("outlives a PostgreSQL restart mid-run: the worker and the watchers reconnect, and every log line is stored and shown once", async () => {
     const delayed = (turn: FakeTurn): FakeTurn => ({ hang_ms: 1_000, ...turn });
-    const worker = await fleet.startWorker([
+    const worker = await fleet().startWorker([
       delayed({ tool_calls: [{ name: "read_file", arguments: { path: "a.txt" } }] }),
       delayed({ tool_calls: [{ name: "write_file", arguments: { path: "b.txt", contents: "second\n" } }] }),
       delayed({ text: "Read a.txt and wrote b.txt." }),
     ]);
-    const task = await fleet.submit("read and write", { repoUrl: `file://${fleet.repository()}` });
-    const watch = startLathe(["cloud", "watch", task.id, "--database", fleet.url], clientHome());
+    const task = await fleet().submit("read and write", { repoUrl: `file://${fleet().repository()}` });
+    const watch = runAlongside(["cloud", "watch", task.id, "--database", fleet().url], clientHome());
     // The same feed in this process: what `watch` is built on, seen without the command around it.
     const followed: TaskEvent[] = [];
     const connection: string[] = [];
     const following = followTask({
-      pool: fleet.database.pool,
-      url: fleet.url,
+      pool: fleet().database.pool,
+      url: fleet().url,
       taskId: task.id,
       afterSeq: 0,
       untilFinished: true,
@@ -251,12 +229,12 @@ describe("cloud tasks survive a worker killed and a database restarted", () => {
     );
     // The outage covers the run's tool calls: each turn waits 1 s, and the first just began.
     expect((await allEvents(task.id)).length).toBeLessThanOrEqual(6);
-    await fleet.postgres.stop();
+    await fleet().postgres.stop();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    await fleet.postgres.start();
+    await fleet().postgres.start();
 
     await untilAnswered(
-      async () => (await readTask(fleet.database.pool, task.id))?.status === "completed",
+      async () => (await readTask(fleet().database.pool, task.id))?.status === "completed",
       "the task to complete after the restart",
     );
     const watched = await watch.exited;
@@ -282,9 +260,9 @@ describe("cloud tasks survive a worker killed and a database restarted", () => {
     expect(count("→ read_file")).toBe(1);
     expect(count("→ write_file")).toBe(1);
     expect(count("Read a.txt and wrote b.txt.")).toBe(2);
-    const [step] = await stepsOf(fleet, task.id);
+    const [step] = await stepsOf(fleet(), task.id);
     expect(step?.attempt).toBe(0);
-    const job = await fleet.queue.getJobById("lathe-steps", step?.id ?? "");
+    const job = await fleet().queue.getJobById("lathe-steps", step?.id ?? "");
     expect(job?.state).toBe("completed");
     expect(job?.retryCount).toBe(0);
     // The worker's LISTEN connection says so once; its queue (pg-boss) says each error it meets.
@@ -300,12 +278,12 @@ describe("cloud tasks survive a worker killed and a database restarted", () => {
 
   it("followTask delivers the events stored while its connection was down, once each, when it is back", async () => {
     // No worker: the task stays queued, and this test writes its events itself.
-    const task = await fleet.submit("nobody runs this", { repoUrl: `file://${fleet.repository()}` });
+    const task = await fleet().submit("nobody runs this", { repoUrl: `file://${fleet().repository()}` });
     const followed: TaskEvent[] = [];
     const connection: string[] = [];
     const following = followTask({
-      pool: fleet.database.pool,
-      url: fleet.url,
+      pool: fleet().database.pool,
+      url: fleet().url,
       taskId: task.id,
       afterSeq: 0,
       untilFinished: true,
@@ -315,12 +293,12 @@ describe("cloud tasks survive a worker killed and a database restarted", () => {
     });
     await until(() => followed.length === 1, "the stored event");
     // A database may not shut itself out: the gate is worked from another one.
-    const opened = await openCloudDatabase(fleet.url.replace(/\/postgres$/, "/template1"), {
+    const opened = await openCloudDatabase(fleet().url.replace(/\/postgres$/, "/template1"), {
       migrate: false,
     });
     if (!opened.ok) throw new Error(opened.error.message);
     const gate = opened.database;
-    const held = await fleet.database.pool.connect();
+    const held = await fleet().database.pool.connect();
     try {
       // Nobody may connect now (the superuser neither), while the held connection still writes:
       // the feed's listener, cut off, can neither hear these events announced nor read them.
@@ -340,7 +318,7 @@ describe("cloud tasks survive a worker killed and a database restarted", () => {
       held.release();
     }
     await until(() => followed.length === 4, "the events written while away", 10_000);
-    const cancelled = await cancelTask(fleet.database.pool, fleet.queue, task.id, "test");
+    const cancelled = await cancelTask(fleet().database.pool, fleet().queue, task.id, "test");
     expect(cancelled.ok).toBe(true);
     expect(await following).toEqual({ lastSeq: 6, finished: true });
     expect(followed.map((event) => [event.seq, event.kind, event.message])).toEqual([

@@ -1,30 +1,22 @@
 import { cloudSchema } from "@lathe/cloud";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerOnly, type Fleet, type FleetWorker, startFleet, until } from "./cloudFleet.js";
+import { describe, expect, it } from "vitest";
+import { answerOnly, type FleetWorker, fleetForThisFile, until } from "./cloudFleet.js";
 
-let fleet: Fleet;
-
-beforeAll(async () => {
-  fleet = await startFleet();
-}, 60_000);
-
-afterAll(async () => {
-  await fleet?.close();
-}, 60_000);
+const fleet = fleetForThisFile();
 
 const taskCount = 200;
 
 describe("a fleet of three workers", () => {
   it("completes 200 tasks, each exactly once", async () => {
-    const repo = fleet.repository();
+    const repo = fleet().repository();
     const tasks = [];
     for (let index = 0; index < taskCount; index++)
-      tasks.push(await fleet.submit(`task ${index}`, { repoUrl: `file://${repo}` }));
+      tasks.push(await fleet().submit(`task ${index}`, { repoUrl: `file://${repo}` }));
     const workers: FleetWorker[] = [];
     // Any worker may take any number of the tasks: each has a turn for every one.
     for (let index = 0; index < 3; index++)
-      workers.push(await fleet.startWorker(tasks.map(() => answerOnly)));
-    const pool = fleet.database.pool;
+      workers.push(await fleet().startWorker(tasks.map(() => answerOnly)));
+    const pool = fleet().database.pool;
     const countDone = async () =>
       Number(
         (

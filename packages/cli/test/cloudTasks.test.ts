@@ -1,40 +1,27 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   answerOnly,
   clientHome,
-  type Fleet,
+  fleetForThisFile,
   lathe,
-  startFleet,
   stepsOf,
   taskReaches,
   writesFile,
 } from "./cloudFleet.js";
 
-let fleet: Fleet;
-
-beforeAll(async () => {
-  fleet = await startFleet();
-}, 60_000);
-
-afterEach(async () => {
-  await fleet?.stopWorkers();
-});
-
-afterAll(async () => {
-  await fleet?.close();
-}, 60_000);
+const fleet = fleetForThisFile();
 
 describe("cloud tasks on a real PostgreSQL with real lathe workers", () => {
   it("runs a task's steps in dependency order, each starting from the changes before it", async () => {
-    const worker = await fleet.startWorker(
+    const worker = await fleet().startWorker(
       [...writesFile("one.txt", "1\n"), ...writesFile("two.txt", "2\n"), ...writesFile("three.txt", "3\n")],
       { concurrency: 2 },
     );
-    const repo = fleet.repository();
-    const task = await fleet.submit("write one", {
+    const repo = fleet().repository();
+    const task = await fleet().submit("write one", {
       repoUrl: `file://${repo}`,
       steps: [
         { name: "first", prompt: "write one", dependsOn: [] },
@@ -42,9 +29,9 @@ describe("cloud tasks on a real PostgreSQL with real lathe workers", () => {
         { name: "third", prompt: "write three", dependsOn: [1] },
       ],
     });
-    const done = await taskReaches(fleet, task.id, ["completed", "failed"]);
+    const done = await taskReaches(fleet(), task.id, ["completed", "failed"]);
     expect(done.status).toBe("completed");
-    const steps = await stepsOf(fleet, task.id);
+    const steps = await stepsOf(fleet(), task.id);
     expect(steps.map((step) => step.status)).toEqual(["completed", "completed", "completed"]);
     // Each started only after the one it depends on had completed.
     for (const [index, step] of steps.entries()) {
@@ -77,15 +64,15 @@ describe("cloud tasks on a real PostgreSQL with real lathe workers", () => {
   }, 120_000);
 
   it("claims queued steps by priority, highest first", async () => {
-    const repo = fleet.repository();
+    const repo = fleet().repository();
     const priorities = [0, 5, 1, 9, 3];
     const tasks = [];
     for (const priority of priorities)
-      tasks.push(await fleet.submit(`priority ${priority}`, { repoUrl: repo, priority }));
-    const worker = await fleet.startWorker(priorities.map(() => answerOnly));
-    for (const task of tasks) await taskReaches(fleet, task.id, ["completed"]);
+      tasks.push(await fleet().submit(`priority ${priority}`, { repoUrl: repo, priority }));
+    const worker = await fleet().startWorker(priorities.map(() => answerOnly));
+    for (const task of tasks) await taskReaches(fleet(), task.id, ["completed"]);
     const started = await Promise.all(
-      tasks.map(async (task) => ({ task, step: (await stepsOf(fleet, task.id))[0]! })),
+      tasks.map(async (task) => ({ task, step: (await stepsOf(fleet(), task.id))[0]! })),
     );
     const order = started
       .sort((a, b) => a.step.startedAt!.getTime() - b.step.startedAt!.getTime())
@@ -96,11 +83,11 @@ describe("cloud tasks on a real PostgreSQL with real lathe workers", () => {
   }, 120_000);
 
   it("submits a local repository as a bundle and applies the task's patch behind a checkpoint", async () => {
-    const worker = await fleet.startWorker(writesFile("result.txt", "done by the fleet\n"));
+    const worker = await fleet().startWorker(writesFile("result.txt", "done by the fleet\n"));
     const home = clientHome();
-    const project = fleet.repository({ "a.txt": "first\n" });
+    const project = fleet().repository({ "a.txt": "first\n" });
     const submitted = await lathe(
-      ["cloud", "submit", "write result.txt", "--database", fleet.url, "--json"],
+      ["cloud", "submit", "write result.txt", "--database", fleet().url, "--json"],
       {
         home,
         cwd: project,
@@ -108,14 +95,14 @@ describe("cloud tasks on a real PostgreSQL with real lathe workers", () => {
     );
     expect(submitted.code, submitted.stderr).toBe(0);
     const { id } = JSON.parse(submitted.stdout) as { id: string };
-    const watched = await lathe(["cloud", "watch", id.slice(0, 8), "--database", fleet.url], {
+    const watched = await lathe(["cloud", "watch", id.slice(0, 8), "--database", fleet().url], {
       home,
       cwd: project,
     });
     expect(watched.code, watched.stderr).toBe(0);
     expect(watched.stdout).toContain("→ write_file");
     expect(watched.stdout.trimEnd().split("\n").at(-1)).toMatch(/#\d+\s+completed$/);
-    const applied = await lathe(["cloud", "apply", id, "--database", fleet.url], { home, cwd: project });
+    const applied = await lathe(["cloud", "apply", id, "--database", fleet().url], { home, cwd: project });
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toMatch(
       /^Applied task [0-9a-f]{8} \(1 file, \+1 −0\)\. Undo with: lathe checkpoints restore (\S+)\n$/,

@@ -3,6 +3,7 @@ import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import type pg from "pg";
 import type { PgBoss } from "pg-boss";
 import { cloudSchema } from "../database/migrations.js";
+import { inTransaction } from "../database/transaction.js";
 import { deadStepQueue, queueTimings, type StepJob, stepQueue } from "../queue/stepQueue.js";
 import type { RouteTarget } from "../router/taskRouter.js";
 import { appendEvent, type Queryable } from "./taskEvents.js";
@@ -94,9 +95,7 @@ export async function submitTask(
 ): Promise<TaskRecord> {
   const taskId = randomUUID();
   const title = titleOf(submission.prompt);
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  await inTransaction(pool, async (client) => {
     await client.query(
       `INSERT INTO ${cloudSchema}.tasks (id, owner, device_id, title, prompt, route, route_reason, repo_url, ref,
          has_bundle, model, approval_mode, status, priority, timeout_seconds, max_retries)
@@ -154,13 +153,7 @@ export async function submitTask(
       data: { status: "queued", route: submission.route },
       deviceId: submission.deviceId,
     });
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
   const stored = await readTask(pool, taskId);
   if (stored === undefined) throw new Error(`task ${taskId} vanished after it was stored`);
   return stored;
@@ -253,6 +246,11 @@ function taskFromRow(row: TaskRow): TaskRecord {
     startedAt: row.started_at,
     completedAt: row.completed_at,
   };
+}
+
+/** Holds the task's row until the transaction ends. */
+async function lockTask(db: Queryable, taskId: string): Promise<void> {
+  await db.query(`SELECT 1 FROM ${cloudSchema}.tasks WHERE id = $1 FOR UPDATE`, [taskId]);
 }
 
 export async function readTask(db: Queryable, taskId: string): Promise<TaskRecord | undefined> {
@@ -418,18 +416,13 @@ export async function cancelTask(
   taskId: string,
   deviceId: string,
 ): Promise<TaskResult<TaskRecord>> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  const refused = await inTransaction(pool, async (client): Promise<TaskResult<TaskRecord> | undefined> => {
+    // Locked first: of two cancels (or retries) at once, the second sees what the first did.
+    await lockTask(client, taskId);
     const task = await readTask(client, taskId);
-    if (task === undefined) {
-      await client.query("ROLLBACK");
-      return { ok: false, error: errorInfo("E_TASK_NOT_FOUND", `No task ${taskId}.`) };
-    }
-    if (isFinished(task.status)) {
-      await client.query("ROLLBACK");
+    if (task === undefined) return { ok: false, error: errorInfo("E_TASK_NOT_FOUND", `No task ${taskId}.`) };
+    if (isFinished(task.status))
       return { ok: false, error: errorInfo("E_TASK_STATE", `Task ${taskId} is ${task.status} already.`) };
-    }
     const stopped = await client.query<{ id: string; step_index: number }>(
       `UPDATE ${cloudSchema}.steps SET status = 'cancelled', lease = NULL, updated_at = now(), completed_at = now()
         WHERE task_id = $1 AND status IN ('queued', 'running', 'needs_input') RETURNING id, step_index`,
@@ -447,13 +440,9 @@ export async function cancelTask(
       });
     }
     await refreshTaskStatus(client, taskId, deviceId);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    return undefined;
+  });
+  if (refused !== undefined) return refused;
   const task = await readTask(pool, taskId);
   return task === undefined
     ? { ok: false, error: errorInfo("E_TASK_NOT_FOUND", `No task ${taskId}.`) }
@@ -470,16 +459,12 @@ export async function retryTask(
   taskId: string,
   deviceId: string,
 ): Promise<TaskResult<TaskRecord>> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  const refused = await inTransaction(pool, async (client): Promise<TaskResult<TaskRecord> | undefined> => {
+    // Locked first: of two cancels (or retries) at once, the second sees what the first did.
+    await lockTask(client, taskId);
     const task = await readTask(client, taskId);
-    if (task === undefined) {
-      await client.query("ROLLBACK");
-      return { ok: false, error: errorInfo("E_TASK_NOT_FOUND", `No task ${taskId}.`) };
-    }
+    if (task === undefined) return { ok: false, error: errorInfo("E_TASK_NOT_FOUND", `No task ${taskId}.`) };
     if (task.status !== "failed" && task.status !== "cancelled") {
-      await client.query("ROLLBACK");
       return {
         ok: false,
         error: errorInfo(
@@ -525,13 +510,9 @@ export async function retryTask(
       deviceId,
     });
     await refreshTaskStatus(client, taskId, deviceId);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    return undefined;
+  });
+  if (refused !== undefined) return refused;
   const task = await readTask(pool, taskId);
   return task === undefined
     ? { ok: false, error: errorInfo("E_TASK_NOT_FOUND", `No task ${taskId}.`) }
@@ -553,9 +534,7 @@ export async function answerTask(
   answer: StepAnswer,
   deviceId: string,
 ): Promise<TaskResult<StepRecord>> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  const answered = await inTransaction(pool, async (client): Promise<TaskResult<number>> => {
     const waiting = await client.query<{ step_index: number }>(
       `UPDATE ${cloudSchema}.steps SET answer = $2, status = 'running', updated_at = now()
         WHERE id = (SELECT id FROM ${cloudSchema}.steps WHERE task_id = $1 AND status = 'needs_input'
@@ -564,10 +543,9 @@ export async function answerTask(
       [taskId, JSON.stringify({ ...answer, deviceId })],
     );
     const row = waiting.rows[0];
-    if (row === undefined) {
-      await client.query("ROLLBACK");
+    // No step was waiting, so the update changed nothing and committing it is harmless.
+    if (row === undefined)
       return { ok: false, error: errorInfo("E_TASK_STATE", `Task ${taskId} is not waiting for an answer.`) };
-    }
     await appendEvent(client, {
       taskId,
       stepIndex: row.step_index,
@@ -577,14 +555,10 @@ export async function answerTask(
       deviceId,
     });
     await refreshTaskStatus(client, taskId, deviceId);
-    await client.query("COMMIT");
-    const step = await readStep(pool, taskId, row.step_index);
-    if (step === undefined) return { ok: false, error: errorInfo("E_TASK_NOT_FOUND", `No task ${taskId}.`) };
-    return { ok: true, value: step };
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    return { ok: true, value: row.step_index };
+  });
+  if (!answered.ok) return answered;
+  const step = await readStep(pool, taskId, answered.value);
+  if (step === undefined) return { ok: false, error: errorInfo("E_TASK_NOT_FOUND", `No task ${taskId}.`) };
+  return { ok: true, value: step };
 }

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { PgBoss } from "pg-boss";
 import { cloudSchema } from "../database/migrations.js";
+import { inTransaction } from "../database/transaction.js";
 import { stepQueue } from "../queue/stepQueue.js";
 import { appendEvent } from "../tasks/taskEvents.js";
 import { refreshTaskStatus } from "../tasks/taskStore.js";
@@ -32,9 +33,7 @@ export async function recoverLostSteps(pool: pg.Pool, boss: PgBoss, deviceId: st
     const state = job?.state;
     if (state === "active" || state === undefined) continue;
     const failed = state === "failed" || state === "cancelled" || state === "completed";
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
+    await inTransaction(pool, async (client) => {
       const changed = await client.query(
         `UPDATE ${cloudSchema}.steps SET status = $2, lease = NULL, updated_at = now(), error = $3,
            completed_at = CASE WHEN $2 = 'failed' THEN now() ELSE NULL END
@@ -62,13 +61,7 @@ export async function recoverLostSteps(pool: pg.Pool, boss: PgBoss, deviceId: st
         await refreshTaskStatus(client, row.task_id, deviceId);
         said.push(`task ${row.task_id.slice(0, 8)} step ${row.step_index + 1}: ${message}`);
       }
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
   return said;
 }

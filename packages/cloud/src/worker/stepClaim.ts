@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { cloudSchema } from "../database/migrations.js";
+import { inTransaction } from "../database/transaction.js";
 import { appendEvent } from "../tasks/taskEvents.js";
 import {
   readStep,
@@ -29,19 +30,15 @@ export async function claimStep(
   lease: string,
   attemptNumber: number,
 ): Promise<{ task: TaskRecord; step: StepRecord } | undefined> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  return inTransaction(pool, async (client) => {
     const taken = await client.query(
       `UPDATE ${cloudSchema}.steps SET status = 'running', lease = $3, worker_id = $4, attempt = $5,
          started_at = now(), heartbeat_at = now(), question = NULL, answer = NULL, updated_at = now()
         WHERE task_id = $1 AND step_index = $2 AND status IN ('queued', 'running', 'needs_input')`,
       [taskId, stepIndex, lease, deviceId, attemptNumber],
     );
-    if ((taken.rowCount ?? 0) === 0) {
-      await client.query("ROLLBACK");
-      return undefined;
-    }
+    // Not claimable: the update changed nothing, so committing it is harmless.
+    if ((taken.rowCount ?? 0) === 0) return undefined;
     await appendEvent(client, {
       taskId,
       stepIndex,
@@ -53,14 +50,8 @@ export async function claimStep(
     await refreshTaskStatus(client, taskId, deviceId);
     const task = await readTask(client, taskId);
     const step = await readStep(client, taskId, stepIndex);
-    await client.query("COMMIT");
     return task === undefined || step === undefined ? undefined : { task, step };
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export interface StepResult {
@@ -86,19 +77,15 @@ export async function completeStep(
   held: StepLease,
   result: StepResult,
 ): Promise<boolean> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  return inTransaction(pool, async (client) => {
     const done = await client.query(
       `UPDATE ${cloudSchema}.steps SET status = 'completed', patch = $4, summary = $5, lease = NULL,
          completed_at = now(), updated_at = now()
         WHERE task_id = $1 AND step_index = $2 AND lease = $3 AND status = 'running'`,
       [held.taskId, held.stepIndex, held.lease, result.stepPatch, result.answer.slice(0, 20_000)],
     );
-    if ((done.rowCount ?? 0) === 0) {
-      await client.query("ROLLBACK");
-      return false;
-    }
+    // The lease was lost: the update changed nothing, so committing it is harmless.
+    if ((done.rowCount ?? 0) === 0) return false;
     if (result.lastStep) {
       await client.query(
         `UPDATE ${cloudSchema}.tasks SET patch = $2, branch = $3, updated_at = now() WHERE id = $1`,
@@ -115,14 +102,8 @@ export async function completeStep(
       deviceId,
     });
     await refreshTaskStatus(client, held.taskId, deviceId);
-    await client.query("COMMIT");
     return true;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 function changedFiles(patch: string): string[] {

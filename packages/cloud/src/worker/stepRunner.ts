@@ -3,6 +3,7 @@ import { rm } from "node:fs/promises";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import type pg from "pg";
 import { cloudSchema } from "../database/migrations.js";
+import { inTransaction } from "../database/transaction.js";
 import type { StepJob } from "../queue/stepQueue.js";
 import { appendEvent, type NewEvent } from "../tasks/taskEvents.js";
 import {
@@ -193,10 +194,8 @@ async function settleFailure(
   // Cancelled by a user (the step is marked already) or taken over by another attempt.
   if (current === undefined || current.lease !== lease) return { status: "completed" };
   const retried = retryable && job.retryCount < job.retryLimit;
-  await untilWritten(async () => {
-    const client = await context.pool.connect();
-    try {
-      await client.query("BEGIN");
+  await untilWritten(() =>
+    inTransaction(context.pool, async (client) => {
       const settled = await client.query(
         `UPDATE ${cloudSchema}.steps SET status = $4, error = $5, lease = NULL, question = NULL, updated_at = now(),
            completed_at = CASE WHEN $4 = 'failed' THEN now() ELSE NULL END
@@ -223,14 +222,8 @@ async function settleFailure(
           ]);
         await refreshTaskStatus(client, taskId, context.deviceId);
       }
-      await client.query("COMMIT");
-    } catch (failure) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw failure;
-    } finally {
-      client.release();
-    }
-  });
+    }),
+  );
   return { status: retryable ? "failed" : "deadletter", error };
 }
 
@@ -251,10 +244,8 @@ async function waitForAnswer(
     input: question.input,
     reason: question.reason,
   };
-  await untilWritten(async () => {
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
+  await untilWritten(() =>
+    inTransaction(pool, async (client) => {
       await client.query(
         `UPDATE ${cloudSchema}.steps SET status = 'needs_input', question = $4, answer = NULL, updated_at = now()
           WHERE task_id = $1 AND step_index = $2 AND lease = $3`,
@@ -270,14 +261,8 @@ async function waitForAnswer(
         deviceId: context.deviceId,
       });
       await refreshTaskStatus(client, taskId, context.deviceId);
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  });
+    }),
+  );
   const signal = running.controller.signal;
   for (;;) {
     if (signal.aborted) return { allow: false, message: "The step was stopped." };
