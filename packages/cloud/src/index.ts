@@ -31,22 +31,18 @@ export {
   trackedFiles,
   uncommittedChanges,
 } from "./tasks/repositoryBundle.js";
+export { answerTask, cancelTask, retryTask, type StepAnswer } from "./tasks/taskControl.js";
 export { appendEvent, eventsAfter, type TaskEvent } from "./tasks/taskEvents.js";
-export { isFinished, type TaskStatus, taskStatusOf } from "./tasks/taskStatus.js";
 export {
-  answerTask,
-  cancelTask,
   findTask,
   listTasks,
   readSteps,
   readTask,
-  retryTask,
-  type StepPlan,
   type StepRecord,
-  submitTask,
   type TaskRecord,
-  type TaskSubmission,
-} from "./tasks/taskStore.js";
+} from "./tasks/taskRecords.js";
+export { isFinished, type TaskStatus, taskStatusOf } from "./tasks/taskStatus.js";
+export { type StepPlan, submitTask, type TaskSubmission } from "./tasks/taskSubmission.js";
 export { type RunningWorker, startCloudWorker, type WorkerOptions } from "./worker/cloudWorker.js";
 export { taskBranch } from "./worker/stepCheckout.js";
 export { claimStep, completeStep, type StepLease, type StepResult } from "./worker/stepClaim.js";

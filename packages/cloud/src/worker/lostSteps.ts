@@ -4,7 +4,7 @@ import { cloudSchema } from "../database/migrations.js";
 import { inTransaction } from "../database/transaction.js";
 import { stepQueue } from "../queue/stepQueue.js";
 import { appendEvent } from "../tasks/taskEvents.js";
-import { refreshTaskStatus } from "../tasks/taskStore.js";
+import { refreshTaskStatus } from "../tasks/taskStatusRefresh.js";
 
 /** A step whose worker has not said it is alive for this long is looked at. */
 const silentAfterSeconds = 30;

@@ -2,13 +2,8 @@ import type pg from "pg";
 import { cloudSchema } from "../database/migrations.js";
 import { inTransaction } from "../database/transaction.js";
 import { appendEvent } from "../tasks/taskEvents.js";
-import {
-  readStep,
-  readTask,
-  refreshTaskStatus,
-  type StepRecord,
-  type TaskRecord,
-} from "../tasks/taskStore.js";
+import { readStep, readTask, type StepRecord, type TaskRecord } from "../tasks/taskRecords.js";
+import { refreshTaskStatus } from "../tasks/taskStatusRefresh.js";
 
 /** An attempt's hold on a step: every write of the attempt names its lease. */
 export interface StepLease {

@@ -6,13 +6,8 @@ import { cloudSchema } from "../database/migrations.js";
 import { inTransaction } from "../database/transaction.js";
 import type { StepJob } from "../queue/stepQueue.js";
 import { appendEvent, type NewEvent } from "../tasks/taskEvents.js";
-import {
-  readStep,
-  readSteps,
-  refreshTaskStatus,
-  type StepRecord,
-  type TaskRecord,
-} from "../tasks/taskStore.js";
+import { readStep, readSteps, type StepRecord, type TaskRecord } from "../tasks/taskRecords.js";
+import { refreshTaskStatus } from "../tasks/taskStatusRefresh.js";
 import { OrderedWrites, untilWritten } from "./persistentWrites.js";
 import { type Checkout, collectChanges, prepareCheckout, pushBranch } from "./stepCheckout.js";
 import { claimStep, completeStep } from "./stepClaim.js";
