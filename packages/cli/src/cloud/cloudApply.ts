@@ -4,7 +4,7 @@ import { errorInfo, newId } from "@lathe/protocol";
 import { checkpointRepositoryFor } from "../checkpointRepository.js";
 import { exitCodes } from "../exitCodes.js";
 import { withSessionStore } from "../sessionDatabase.js";
-import { type CloudContext, failed } from "./cloudCommand.js";
+import { type CloudContext, failed } from "./cloudContext.js";
 import { patchSummary } from "./cloudOutput.js";
 
 /**

@@ -1,7 +1,5 @@
-import type { ParseArgsOptionsConfig } from "node:util";
 import {
   answerTask,
-  type CloudDatabase,
   cancelTask,
   findTask,
   listTasks,
@@ -18,9 +16,10 @@ import type { LatheErrorInfo } from "@lathe/protocol";
 import type { PgBoss } from "pg-boss";
 import { exitCodes } from "../exitCodes.js";
 import { latheHomeFrom } from "../latheHome.js";
-import { type CommandIo, parseSubcommand, type SubcommandArgs } from "../subcommandArgs.js";
+import { type CommandIo, parseSubcommand } from "../subcommandArgs.js";
 import { applyTask } from "./cloudApply.js";
 import { databaseUrlFor, deviceIdFor } from "./cloudConnection.js";
+import { type CloudArgs, type CloudContext, cloudOptions, failed } from "./cloudContext.js";
 import { followEvents } from "./cloudFollow.js";
 import { taskDetails, taskTable } from "./cloudOutput.js";
 import { submitCloudTask } from "./cloudSubmit.js";
@@ -74,41 +73,6 @@ Options:
   -h, --help                 this help
 Exit codes: 0 done, 1 failed (a coded error: the database, the task, the repository), 2 misuse.
 `;
-
-const cloudOptions = {
-  database: { type: "string" },
-  device: { type: "string" },
-  repo: { type: "string" },
-  ref: { type: "string" },
-  step: { type: "string", multiple: true },
-  priority: { type: "string" },
-  timeout: { type: "string" },
-  retries: { type: "string" },
-  model: { type: "string" },
-  "approval-mode": { type: "string" },
-  local: { type: "boolean" },
-  cloud: { type: "boolean" },
-  "bundle-cap": { type: "string" },
-  allow: { type: "boolean" },
-  deny: { type: "boolean" },
-  message: { type: "string" },
-  "after-seq": { type: "string" },
-  status: { type: "string" },
-  limit: { type: "string" },
-} as const satisfies ParseArgsOptionsConfig;
-
-export type CloudArgs = Extract<SubcommandArgs<typeof cloudOptions>, { ok: true }>;
-
-/** What the commands that reach the database share. */
-export interface CloudContext {
-  io: CommandIo;
-  args: CloudArgs;
-  latheHome: string;
-  deviceId: string;
-  database: CloudDatabase;
-  /** pg-boss, started on first use (only commands that touch jobs need it). */
-  queue(): Promise<PgBoss>;
-}
 
 const statuses: readonly TaskStatus[] = [
   "queued",
@@ -259,10 +223,4 @@ async function clusterDown(io: CommandIo, args: CloudArgs, latheHome: string): P
       stopped.wasRunning ? "PostgreSQL for Lathe stopped.\n" : "PostgreSQL for Lathe was not running.\n",
     );
   return exitCodes.completed;
-}
-
-/** A coded error on stderr, named after the command that met it (`lathe worker` shares this). */
-export function failed(io: CommandIo, error: LatheErrorInfo, command = "cloud"): number {
-  io.stderr(`lathe ${command}: ${error.message} [${error.code}]\n${error.hint ? `  ${error.hint}\n` : ""}`);
-  return exitCodes.error;
 }

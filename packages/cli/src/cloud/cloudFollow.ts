@@ -1,6 +1,6 @@
 import { eventsAfter, followTask, isFinished, readTask, type TaskEvent, type TaskRecord } from "@lathe/cloud";
 import { exitCodes } from "../exitCodes.js";
-import type { CloudContext } from "./cloudCommand.js";
+import type { CloudContext } from "./cloudContext.js";
 import { eventLine } from "./cloudOutput.js";
 
 /**

@@ -13,8 +13,8 @@ import {
 } from "@lathe/cloud";
 import { approvalModeSchema } from "@lathe/core";
 import { exitCodes } from "../exitCodes.js";
-import { type CloudContext, failed } from "./cloudCommand.js";
 import { ownerFor } from "./cloudConnection.js";
+import { type CloudContext, failed } from "./cloudContext.js";
 
 /** `lathe cloud submit "TASK"`: routed, then queued (or, with --local, run here). */
 export async function submitCloudTask(context: CloudContext, prompt: string): Promise<number> {

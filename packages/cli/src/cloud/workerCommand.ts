@@ -5,8 +5,8 @@ import { startCloudWorker } from "@lathe/cloud";
 import { exitCodes } from "../exitCodes.js";
 import { latheHomeFrom } from "../latheHome.js";
 import { type CommandIo, parseSubcommand } from "../subcommandArgs.js";
-import { failed } from "./cloudCommand.js";
 import { databaseUrlFor, deviceIdFor } from "./cloudConnection.js";
+import { failed } from "./cloudContext.js";
 
 export const workerUsage = `Usage: lathe worker [options]
 
