@@ -40,6 +40,7 @@ export async function run() {
     });
   try {
     const latency = await measureStartLatency(postgres.url, database, submit);
+    const handOff = await measureHandOff(postgres.url, database, submit);
     const throughput = await measureThroughput(postgres.url, database, submit);
     const claims = await measureClaims(postgres.url);
     return [
@@ -50,6 +51,12 @@ export async function run() {
         target: "< 100",
       },
       { metric: "submit → step started, p95", value: latency.p95, unit: "ms", target: "< 100" },
+      {
+        metric: `dependency hand-off, p50 (a step completed → the next started, ${handOff.count} hand-offs)`,
+        value: handOff.p50,
+        unit: "ms",
+      },
+      { metric: "dependency hand-off, p95", value: handOff.p95, unit: "ms" },
       ...throughput.map(({ workers, perMinute }) => ({
         metric: `tasks per minute, ${workers} worker${workers === 1 ? "" : "s"} (model ${modelSeconds} s per task)`,
         value: perMinute,
@@ -107,6 +114,35 @@ async function measureStartLatency(url, database, submit) {
     await worker.stop();
   }
   return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
+}
+
+/** Three-step chains on one idle worker: how long a finished step's successor waits to start. */
+async function measureHandOff(url, database, submit) {
+  const chains = 6;
+  const worker = await startBenchWorker(
+    url,
+    "hand-off",
+    Array.from({ length: chains * 3 }, () => ({ text: "Done." })),
+  );
+  const gaps = [];
+  try {
+    for (let index = 0; index < chains; index++) {
+      const task = await submit(`chain ${index}`, {
+        steps: [0, 1, 2].map((step) => ({
+          name: `step ${step + 1}`,
+          prompt: "go on",
+          dependsOn: step === 0 ? [] : [step - 1],
+        })),
+      });
+      await taskDone(database, task.id);
+      const steps = await readSteps(database.pool, task.id);
+      for (let step = 1; step < steps.length; step++)
+        gaps.push(steps[step].startedAt.getTime() - steps[step - 1].completedAt.getTime());
+    }
+  } finally {
+    await worker.stop();
+  }
+  return { count: gaps.length, p50: percentile(gaps, 50), p95: percentile(gaps, 95) };
 }
 
 async function measureThroughput(url, database, submit) {

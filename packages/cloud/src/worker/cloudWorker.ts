@@ -84,7 +84,18 @@ export async function startCloudWorker(
       })
       .catch(() => undefined);
   }, housekeepingMs);
-  await boss.work(
+  let workId: string | undefined;
+  // A finished step's successors (steps that depend on it) are released by pg-boss's resolver at
+  // its next pass, and then wait for a poll, since a release sends no NOTIFY: here they are
+  // released and fetched at once.
+  const handOff = () =>
+    void boss
+      .resolveFlow()
+      .then(() => {
+        if (workId !== undefined) boss.notifyWorker(workId);
+      })
+      .catch(() => undefined);
+  workId = await boss.work(
     stepQueue,
     {
       localConcurrency: options.concurrency,
@@ -106,11 +117,12 @@ export async function startCloudWorker(
           retryLimit: job.retryLimit,
           signal: job.signal,
         });
-        results.push(
-          verdict.status === "completed"
-            ? { id: job.id, status: verdict.status }
-            : { id: job.id, status: verdict.status, output: verdict.error },
-        );
+        if (verdict.status === "completed") {
+          // Completed here rather than when the handler returns, so the hand-off below sees it.
+          await boss.complete(stepQueue, { id: job.id, retryCount: job.retryCount }).catch(() => undefined);
+          handOff();
+          results.push({ id: job.id, status: verdict.status });
+        } else results.push({ id: job.id, status: verdict.status, output: verdict.error });
       }
       return results;
     },
