@@ -151,7 +151,8 @@ describe("cloud tasks survive a worker killed and a database restarted", () => {
     ]);
     expect(done.patch?.match(/^\+\+\+ b\/(.+)$/gm)).toEqual(["+++ b/fixed.txt"]);
     expect(done.patch).not.toContain("half-made");
-    expect(existsSync(checkout)).toBe(false);
+    // The checkout goes once the result is stored (the task is completed first).
+    await until(() => !existsSync(checkout), "the finished step's checkout to be removed", 5_000);
     expect(worker.model.requests).toHaveLength(1);
     expect(again.model.requests).toHaveLength(2);
     const job = await fleet().queue.getJobById("lathe-steps", step?.id ?? "");

@@ -7,7 +7,8 @@ import { listenToChannels } from "../sync/channelListener.js";
 import { registerDevice } from "../sync/deviceRegistry.js";
 import { controlChannel } from "../sync/eventChannels.js";
 import { recoverLostSteps } from "./lostSteps.js";
-import { type RunningStep, runClaimedStep, stepKey } from "./stepRunner.js";
+import { type RunningStep, stepKey } from "./runningStep.js";
+import { runClaimedStep } from "./stepRunner.js";
 
 export interface WorkerOptions {
   url: string | undefined;

@@ -9,10 +9,12 @@ import { appendEvent, type NewEvent } from "../tasks/taskEvents.js";
 import { readStep, readSteps, type StepRecord, type TaskRecord } from "../tasks/taskRecords.js";
 import { refreshTaskStatus } from "../tasks/taskStatusRefresh.js";
 import { OrderedWrites, untilWritten } from "./persistentWrites.js";
+import { type RunningStep, stepKey } from "./runningStep.js";
 import { type Checkout, collectChanges, prepareCheckout, pushBranch } from "./stepCheckout.js";
 import { claimStep, completeStep } from "./stepClaim.js";
 import { describeMessage } from "./stepEvents.js";
 import { runStepProcess } from "./stepProcess.js";
+import { waitForAnswer } from "./stepQuestion.js";
 
 export interface StepRunnerContext {
   pool: pg.Pool;
@@ -23,22 +25,6 @@ export interface StepRunnerContext {
   /** The worker's own environment: its provider keys, never the database's. */
   env: NodeJS.ProcessEnv;
   running: Map<string, RunningStep>;
-}
-
-/** A step this worker holds, for its cancel and answer notifications and its heartbeat. */
-export interface RunningStep {
-  taskId: string;
-  stepIndex: number;
-  lease: string;
-  controller: AbortController;
-  /** Set while the worker shuts down past its grace: the step goes back to the queue. */
-  releasing: boolean;
-  /** Wakes a step waiting for an answer. */
-  answered?: () => void;
-}
-
-export function stepKey(taskId: string, stepIndex: number): string {
-  return `${taskId}:${stepIndex}`;
 }
 
 /** What pg-boss says about the job in hand. */
@@ -137,7 +123,7 @@ async function attempt(
       const line = describeMessage(message);
       if (line !== undefined) log({ kind: line.kind, message: line.text, data: line.data });
     },
-    onApproval: (question) => waitForAnswer(context, running, question, log, logs),
+    onApproval: (question) => waitForAnswer(pool, deviceId, running, question, log, logs),
   });
   await logs.flush();
   if (!run.ok)
@@ -220,73 +206,6 @@ async function settleFailure(
     }),
   );
   return { status: retryable ? "failed" : "deadletter", error };
-}
-
-/** Puts an approval to every device and waits for the first answer (or the step's end). */
-async function waitForAnswer(
-  context: StepRunnerContext,
-  running: RunningStep,
-  question: { requestId: string; tool: string; input: unknown; reason: string },
-  log: (event: Omit<NewEvent, "taskId" | "stepIndex" | "deviceId" | "id">) => void,
-  logs: OrderedWrites,
-): Promise<{ allow: boolean; message?: string }> {
-  const { pool } = context;
-  const { taskId, stepIndex, lease } = running;
-  await logs.flush();
-  const stored = {
-    id: question.requestId,
-    tool: question.tool,
-    input: question.input,
-    reason: question.reason,
-  };
-  await untilWritten(() =>
-    inTransaction(pool, async (client) => {
-      await client.query(
-        `UPDATE ${cloudSchema}.steps SET status = 'needs_input', question = $4, answer = NULL, updated_at = now()
-          WHERE task_id = $1 AND step_index = $2 AND lease = $3`,
-        [taskId, stepIndex, lease, JSON.stringify(stored)],
-      );
-      await appendEvent(client, {
-        taskId,
-        stepIndex,
-        kind: "question",
-        level: "warn",
-        message: `needs an answer: allow ${question.tool}? ${question.reason}`.trim(),
-        data: stored,
-        deviceId: context.deviceId,
-      });
-      await refreshTaskStatus(client, taskId, context.deviceId);
-    }),
-  );
-  const signal = running.controller.signal;
-  for (;;) {
-    if (signal.aborted) return { allow: false, message: "The step was stopped." };
-    const step = await untilWritten(() => readStep(pool, taskId, stepIndex));
-    const answer = step?.answer as { allow?: boolean; message?: string } | null | undefined;
-    if (step !== undefined && step.status !== "needs_input" && answer !== null && answer !== undefined) {
-      log({
-        kind: "log",
-        message: answer.allow === true ? `${question.tool} allowed` : `${question.tool} refused`,
-      });
-      return { allow: answer.allow === true, message: answer.message };
-    }
-    // Woken by the answer's notification; the pause is only the backstop for a lost one.
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 5_000);
-      running.answered = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      signal.addEventListener(
-        "abort",
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
-    });
-  }
 }
 
 async function readBundle(pool: pg.Pool, taskId: string): Promise<Buffer | undefined> {
