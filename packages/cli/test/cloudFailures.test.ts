@@ -304,6 +304,24 @@ describe("bad input: a coded error, and nothing half-written", () => {
     expect(worker.model.requests).toHaveLength(0);
   }, 60_000);
 
+  it("refuses a task whose row asks for yolo: dead-lettered before any checkout or model request", async () => {
+    const worker = await fleet().startWorker([answerOnly]);
+    const task = await fleet().submit("anything goes", {
+      repoUrl: `file://${fleet().repository()}`,
+      approvalMode: "yolo",
+    });
+    const failed = await taskReaches(fleet(), task.id, ["failed", "completed"]);
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toMatchObject({ code: "E_SECURITY_BLOCKED" });
+    const events = await eventsOf(task.id);
+    expect(events.some((event) => event.message.startsWith("checkout ready"))).toBe(false);
+    expect(worker.model.requests).toHaveLength(0);
+    await until(
+      async () => (await fleet().queue.findJobs(deadStepQueue, { data: { taskId: task.id } })).length === 1,
+      "the refused step in the dead-letter queue",
+    );
+  }, 60_000);
+
   it("refuses to submit a folder that is not a repository, or a bundle over the cap, storing nothing", async () => {
     const home = clientHome();
     const before = await taskRows();

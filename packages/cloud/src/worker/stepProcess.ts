@@ -68,11 +68,10 @@ export function runStepProcess(request: StepProcessRequest): Promise<StepProcess
       "stream-json",
       "--permission-prompt-tool",
       "stdio",
-      "--approval-mode",
-      request.approvalMode,
-      "--cwd",
-      request.cwd,
-      ...(request.model === undefined ? [] : ["--model", request.model]),
+      // Values joined to their flags: none can be read as a flag of its own.
+      `--approval-mode=${request.approvalMode}`,
+      `--cwd=${request.cwd}`,
+      ...(request.model === undefined ? [] : [`--model=${request.model}`]),
     ];
     const child = spawn(request.command, args, {
       cwd: request.cwd,

@@ -15,6 +15,7 @@ import { claimStep, completeStep } from "./stepClaim.js";
 import { describeMessage } from "./stepEvents.js";
 import { runStepProcess } from "./stepProcess.js";
 import { waitForAnswer } from "./stepQuestion.js";
+import { refusedSettings } from "./stepSettings.js";
 
 export interface StepRunnerContext {
   pool: pg.Pool;
@@ -93,6 +94,8 @@ async function attempt(
     const id = randomUUID();
     logs.add(() => appendEvent(pool, { ...event, id, taskId: task.id, stepIndex: step.index, deviceId }));
   };
+  const refused = refusedSettings(task);
+  if (refused !== undefined) return { ok: false, error: refused, retryable: false };
   const bundle = task.hasBundle ? await untilWritten(() => readBundle(pool, task.id)) : undefined;
   const priorSteps = await untilWritten(() => ancestorSteps(pool, task, step));
   const prepared = await prepareCheckout({
