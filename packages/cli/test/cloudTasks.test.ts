@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { cloudSchema } from "@lathe/cloud";
+import { startFakeLlm } from "@lathe/testkit";
 import { describe, expect, it } from "vitest";
 import {
   answerOnly,
@@ -114,5 +116,61 @@ describe("cloud tasks on a real PostgreSQL with real lathe workers", () => {
     expect(() => readFileSync(join(project, "result.txt"), "utf8")).toThrow();
     worker.process.kill("SIGTERM");
     expect(await worker.exited).toBe(0);
+  }, 120_000);
+
+  it("routes a task by what it needs: keeps one with secrets here unless told, runs it here with --local", async () => {
+    const home = clientHome();
+    const project = fleet().repository({ "a.txt": "first\n", ".env": "TOKEN=1\n" });
+    const tasks = async () =>
+      Number((await fleet().database.pool.query(`SELECT count(*) FROM ${cloudSchema}.tasks`)).rows[0]?.count);
+    const before = await tasks();
+    const kept = await lathe(["cloud", "submit", "add a readme", "--database", fleet().url], {
+      home,
+      cwd: project,
+    });
+    expect(kept.code).toBe(2);
+    expect(kept.stderr).toBe(
+      "lathe cloud: not sent. Sensitive files would leave this machine (.env), so the task runs locally; --cloud sends them anyway.\n" +
+        '  Run it here with `lathe cloud submit --local "…"` (or lathe -p), or send it anyway with --cloud.\n',
+    );
+    expect(await tasks()).toBe(before);
+
+    const sent = await lathe(
+      ["cloud", "submit", "add a readme", "--cloud", "--json", "--database", fleet().url],
+      {
+        home,
+        cwd: project,
+      },
+    );
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(JSON.parse(sent.stdout)).toMatchObject({
+      status: "queued",
+      route: "cloud",
+      reason: "--cloud given: runs on the fleet.",
+    });
+    expect(await tasks()).toBe(before + 1);
+
+    // --local: the task runs here and now, as a headless run on this machine's model.
+    const model = await startFakeLlm({ script: { turns: writesFile("README.md", "# here\n") } });
+    try {
+      writeFileSync(
+        join(home, "settings.json"),
+        JSON.stringify({
+          model: "openai:gpt-4.1",
+          baseUrls: { openai: `${model.url}/v1` },
+          approvalMode: "auto_edit",
+        }),
+      );
+      // No task database is needed for it (this one does not answer).
+      const here = await lathe(
+        ["cloud", "submit", "add a readme", "--local", "--database", "postgres://lathe@127.0.0.1:1/postgres"],
+        { home, cwd: project },
+      );
+      expect(here.code, here.stderr).toBe(0);
+      expect(readFileSync(join(project, "README.md"), "utf8")).toBe("# here\n");
+      expect(await tasks()).toBe(before + 1);
+    } finally {
+      await model.close();
+    }
   }, 120_000);
 });

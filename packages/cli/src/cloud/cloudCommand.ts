@@ -22,7 +22,7 @@ import { databaseUrlFor, deviceIdFor } from "./cloudConnection.js";
 import { type CloudArgs, type CloudContext, cloudOptions, failed } from "./cloudContext.js";
 import { followEvents } from "./cloudFollow.js";
 import { taskDetails, taskTable } from "./cloudOutput.js";
-import { submitCloudTask } from "./cloudSubmit.js";
+import { runHere, submitCloudTask } from "./cloudSubmit.js";
 
 export const cloudUsage = `Usage: lathe cloud <command> [options]
 
@@ -102,6 +102,10 @@ export async function runCloudCommand(io: CommandIo): Promise<number> {
     return args.misuse("answer needs --allow or --deny");
   if (args.values.status !== undefined && !statuses.includes(args.values.status as TaskStatus))
     return args.misuse(`--status is one of ${statuses.join(", ")}`);
+  if (command === "submit" && args.values.local) {
+    if (args.values.cloud) return args.misuse("--local and --cloud exclude each other");
+    return runHere(io, args, rest.join(" "));
+  }
   const url = await databaseUrlFor(args.values.database, io.env, latheHome);
   const opened = await openCloudDatabase(url);
   if (!opened.ok) return failed(io, opened.error);

@@ -13,8 +13,9 @@ import {
 } from "@lathe/cloud";
 import { approvalModeSchema } from "@lathe/core";
 import { exitCodes } from "../exitCodes.js";
+import type { CommandIo } from "../subcommandArgs.js";
 import { ownerFor } from "./cloudConnection.js";
-import { type CloudContext, failed } from "./cloudContext.js";
+import { type CloudArgs, type CloudContext, failed } from "./cloudContext.js";
 
 /** `lathe cloud submit "TASK"`: routed, then queued (or, with --local, run here). */
 export async function submitCloudTask(context: CloudContext, prompt: string): Promise<number> {
@@ -32,7 +33,6 @@ export async function submitCloudTask(context: CloudContext, prompt: string): Pr
   const approvalMode = values["approval-mode"] ?? "auto_edit";
   if (!approvalModeSchema.safeParse(approvalMode).success || approvalMode === "yolo")
     return args.misuse("--approval-mode is manual, ask_first, auto_edit or auto");
-  if (values.local && values.cloud) return args.misuse("--local and --cloud exclude each other");
   const repo = values.repo ?? args.projectRoot;
   const byUrl = /^(https|file):\/\//.test(repo);
   const repoPath = byUrl ? undefined : isAbsolute(repo) ? repo : resolve(io.cwd, repo);
@@ -49,9 +49,8 @@ export async function submitCloudTask(context: CloudContext, prompt: string): Pr
     sensitiveFiles: sensitive,
   });
   if (route.target === "local") {
-    if (values.local) return runHere(context, prompt, repoPath ?? args.projectRoot);
     io.stderr(
-      `lathe cloud: this task belongs on this machine: ${route.reason}.\n  Run it here with \`lathe cloud submit --local "…"\` (or lathe -p), or send it anyway with --cloud.\n`,
+      `lathe cloud: not sent. ${route.reason}\n  Run it here with \`lathe cloud submit --local "…"\` (or lathe -p), or send it anyway with --cloud.\n`,
     );
     return exitCodes.usage;
   }
@@ -105,16 +104,23 @@ export async function submitCloudTask(context: CloudContext, prompt: string): Pr
   return exitCodes.completed;
 }
 
-/** --local: the task as a headless run in this terminal, on this machine's engine. */
-function runHere(context: CloudContext, prompt: string, cwd: string): Promise<number> {
+/**
+ * --local: the task as a headless run in this terminal, on this machine's engine, in the project
+ * (or the --repo path); no task database is needed for it.
+ */
+export function runHere(io: CommandIo, args: CloudArgs, prompt: string): Promise<number> {
   const lathe = fileURLToPath(new URL("../../bin/lathe", import.meta.url));
-  const { values } = context.args;
+  const { values } = args;
+  const cwd =
+    values.repo !== undefined && !/^(https|file):\/\//.test(values.repo)
+      ? resolve(io.cwd, values.repo)
+      : args.projectRoot;
   const extra = [
-    ...(values.model === undefined ? [] : ["--model", values.model]),
-    ...(values["approval-mode"] === undefined ? [] : ["--approval-mode", values["approval-mode"]]),
+    ...(values.model === undefined ? [] : [`--model=${values.model}`]),
+    ...(values["approval-mode"] === undefined ? [] : [`--approval-mode=${values["approval-mode"]}`]),
   ];
   return new Promise((done) => {
-    const child = spawn(lathe, ["-p", prompt, "--cwd", cwd, ...extra], { stdio: "inherit" });
+    const child = spawn(lathe, ["-p", prompt, `--cwd=${cwd}`, ...extra], { stdio: "inherit" });
     child.on("error", () => done(exitCodes.error));
     child.on("close", (code) => done(code ?? exitCodes.error));
   });
