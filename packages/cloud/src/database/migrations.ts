@@ -86,6 +86,10 @@ CREATE TABLE ${cloudSchema}.steps (
   updated_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE (task_id, step_index)
 );
+-- Every worker renews its leases and looks for silent steps every few seconds: both by index,
+-- over the few steps in hand, never the whole history.
+CREATE INDEX steps_by_lease ON ${cloudSchema}.steps (lease) WHERE lease IS NOT NULL;
+CREATE INDEX steps_in_hand ON ${cloudSchema}.steps (heartbeat_at) WHERE status IN ('running', 'needs_input');
 CREATE TABLE ${cloudSchema}.events (
   task_id uuid NOT NULL REFERENCES ${cloudSchema}.tasks (id) ON DELETE CASCADE,
   seq bigint NOT NULL,

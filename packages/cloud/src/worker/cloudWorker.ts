@@ -71,14 +71,16 @@ export async function startCloudWorker(
       if (announcement.kind === "cancel") step.controller.abort();
       if (announcement.kind === "answer") step.answered?.();
     },
-    // Whatever was announced while disconnected: a cancelled step is found by its status.
-    onConnected: () => void checkCancelled(database, running),
+    // Whatever was announced while disconnected: a cancelled step is found by its lease, gone.
+    onConnected: () => void keepSteps(database, running).catch(() => undefined),
     onDisconnected: (error) =>
       options.report(`database connection lost${error ? `: ${error.message}` : ""}; reconnecting`),
   });
   const housekeeping = setInterval(() => {
-    void heartbeat(database, options.deviceId, running).catch(() => undefined);
-    void checkCancelled(database, running).catch(() => undefined);
+    void database.pool
+      .query(`UPDATE ${cloudSchema}.devices SET last_seen_at = now() WHERE id = $1`, [options.deviceId])
+      .catch(() => undefined);
+    void keepSteps(database, running).catch(() => undefined);
     void recoverLostSteps(database.pool, boss, options.deviceId)
       .then((lines) => {
         for (const line of lines) options.report(line);
@@ -152,27 +154,22 @@ export async function startCloudWorker(
   };
 }
 
-async function heartbeat(database: CloudDatabase, deviceId: string, running: Map<string, RunningStep>) {
-  await database.pool.query(`UPDATE ${cloudSchema}.devices SET last_seen_at = now() WHERE id = $1`, [
-    deviceId,
-  ]);
-  const leases = [...running.values()].map((step) => step.lease);
-  if (leases.length === 0) return;
-  await database.pool.query(
-    `UPDATE ${cloudSchema}.steps SET heartbeat_at = now() WHERE lease = ANY($1::uuid[])`,
-    [leases],
-  );
-}
-
-/** Steps in hand that were cancelled while no notification could reach this worker. */
-async function checkCancelled(database: CloudDatabase, running: Map<string, RunningStep>) {
+/**
+ * The steps in hand, kept: their heartbeat renewed, those whose lease is gone (cancelled while no
+ * notification could reach this worker, or taken over) stopped, and those waiting for an answer
+ * woken to look for one.
+ */
+async function keepSteps(database: CloudDatabase, running: Map<string, RunningStep>) {
   const leases = [...running.values()].map((step) => step.lease);
   if (leases.length === 0) return;
   const held = await database.pool.query<{ lease: string }>(
-    `SELECT lease FROM ${cloudSchema}.steps WHERE lease = ANY($1::uuid[])`,
+    `UPDATE ${cloudSchema}.steps SET heartbeat_at = now() WHERE lease = ANY($1::uuid[]) RETURNING lease`,
     [leases],
   );
   const stillHeld = new Set(held.rows.map((row) => row.lease));
-  for (const step of running.values()) if (!stillHeld.has(step.lease)) step.controller.abort();
-  for (const step of running.values()) step.answered?.();
+  for (const step of running.values()) {
+    if (!leases.includes(step.lease)) continue;
+    if (stillHeld.has(step.lease)) step.answered?.();
+    else step.controller.abort();
+  }
 }

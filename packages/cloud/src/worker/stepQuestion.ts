@@ -55,21 +55,16 @@ export async function waitForAnswer(
       });
       return { allow: answer.allow === true, message: answer.message };
     }
-    // Woken by the answer's notification; the pause is only the backstop for a lost one.
+    // Woken by the answer's notification, by the worker's housekeeping every few seconds (the
+    // backstop for a notification lost while disconnected), or by the step's end.
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 5_000);
-      running.answered = () => {
-        clearTimeout(timer);
+      const wake = () => {
+        signal.removeEventListener("abort", wake);
+        running.answered = undefined;
         resolve();
       };
-      signal.addEventListener(
-        "abort",
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
+      running.answered = wake;
+      signal.addEventListener("abort", wake, { once: true });
     });
   }
 }
