@@ -24,8 +24,8 @@ export async function run() {
   const database = opened.database;
   const queue = await startStepQueue({ url: postgres.url, supervise: false });
   const repo = tempRepository();
-  const submit = (prompt, extra = {}) =>
-    submitTask(database.pool, queue, {
+  const submit = async (prompt, extra = {}) => {
+    const submitted = await submitTask(database.pool, queue, {
       owner: "bench",
       deviceId: "bench",
       prompt,
@@ -38,6 +38,9 @@ export async function run() {
       route: { target: "cloud", reason: "bench" },
       ...extra,
     });
+    if (!submitted.ok) throw new Error(submitted.error.message);
+    return submitted.value;
+  };
   try {
     const latency = await measureStartLatency(postgres.url, database, submit);
     const handOff = await measureHandOff(postgres.url, database, submit);

@@ -18,8 +18,10 @@ export const trustUsage = `Usage: lathe trust [DIR] [options]
 
 Project files that start programs or widen the policy take effect only in a folder you trust:
 .lathe/hooks.json (every hook event), .lathe/mcp.json and .cursor/mcp.json (MCP servers), allow
-rules in .lathe/settings.json and .lathe/settings.local.json, and .lathe/agents/*.md. In a folder
-you have not trusted they are reported and ignored; deny and ask rules always apply.
+rules in .lathe/settings.json and .lathe/settings.local.json, .lathe/agents/*.md,
+.lathe/commands/*.md and .lathe/pipelines/*.md (cloud pipelines: their verify commands and agent
+instructions). In a folder you have not trusted they are reported and ignored; deny and ask rules
+always apply.
 
 lathe trust [DIR] shows those files, what each would run or grant, and trusts them as they are
 now (DIR defaults to the current directory). The trust is kept in $LATHE_HOME/trust.json under

@@ -50,7 +50,14 @@ export interface Fleet {
   repository(files?: Record<string, string>): string;
   startWorker(
     turns: FakeTurn[],
-    options?: { deviceId?: string; home?: string; concurrency?: number },
+    options?: {
+      deviceId?: string;
+      home?: string;
+      concurrency?: number;
+      deviceOnly?: boolean;
+      /** A model server shared with other workers (its turns served in the order asked). */
+      model?: FakeLlm;
+    },
   ): Promise<FleetWorker>;
   submit(prompt: string, options?: Partial<TaskSubmission>): Promise<TaskRecord>;
   /** Kills the workers still running (for afterEach: a failed test leaves none to the next). */
@@ -102,7 +109,7 @@ export async function startFleet(): Promise<Fleet> {
       return dir;
     },
     async startWorker(turns, options = {}) {
-      const model = await startFakeLlm({ script: { turns } });
+      const model = options.model ?? (await startFakeLlm({ script: { turns } }));
       const home = options.home ?? tempFolder("lathe-worker-home-");
       writeFileSync(
         join(home, "settings.json"),
@@ -121,6 +128,7 @@ export async function startFleet(): Promise<Fleet> {
           String(options.concurrency ?? 1),
           "--grace",
           "2",
+          ...(options.deviceOnly ? ["--device-only"] : []),
         ],
         { env: fleetEnvironment(home), stdio: ["ignore", "ignore", "pipe"] },
       );
@@ -140,7 +148,7 @@ export async function startFleet(): Promise<Fleet> {
       return worker;
     },
     async submit(prompt, options = {}) {
-      return submitTask(database.pool, queue, {
+      const submitted = await submitTask(database.pool, queue, {
         owner: "tester",
         deviceId: "test",
         prompt,
@@ -152,11 +160,14 @@ export async function startFleet(): Promise<Fleet> {
         route: { target: "cloud", reason: "test" },
         ...options,
       });
+      if (!submitted.ok) throw new Error(submitted.error.message);
+      return submitted.value;
     },
     async stopWorkers() {
       for (const worker of workers) worker.process.kill("SIGKILL");
       await Promise.all(workers.map((worker) => worker.exited));
-      await Promise.all(workers.splice(0).map((worker) => worker.model.close()));
+      const models = new Set(workers.splice(0).map((worker) => worker.model));
+      await Promise.all([...models].map((model) => model.close()));
     },
     async close() {
       await fleet.stopWorkers();

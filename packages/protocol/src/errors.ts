@@ -139,6 +139,16 @@ export const errorCatalog = {
     retryable: false,
     hint: "The task is not in a state that allows this; see `lathe cloud show`.",
   },
+  E_PIPELINE: {
+    number: 8007,
+    retryable: false,
+    hint: "Fix the pipeline file in .lathe/pipelines (or trust the folder with `lathe trust`), or choose a built-in pipeline.",
+  },
+  E_BUDGET_EXCEEDED: {
+    number: 8008,
+    retryable: false,
+    hint: "The task reached one of its limits (tokens, cost or time); submit it again with a larger budget.",
+  },
 } as const satisfies Record<string, { number: number; retryable: boolean; hint: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -299,7 +299,8 @@ export type McpServerStatusList = z.infer<typeof mcpServerStatusListSchema>;
 
 /**
  * `GET /api/trust?projectRoot=` and `POST /api/trust`: whether the project's files that start
- * programs or widen the policy (hooks, MCP servers, allow rules, agents) take effect in its sessions.
+ * programs or widen the policy (hooks, MCP servers, allow rules, agents, commands, pipelines) take
+ * effect in its sessions and cloud tasks.
  */
 export const trustReplySchema = z.object({
   /** The folder's real path: what the trust is recorded for. */
@@ -316,7 +317,7 @@ export const trustReplySchema = z.object({
     z.object({
       /** Relative to the project root. */
       path: z.string(),
-      kind: z.enum(["hooks", "mcp", "settings", "agent", "command"]),
+      kind: z.enum(["hooks", "mcp", "settings", "agent", "command", "pipeline"]),
       /** What it would run or grant, one line each: `SessionStart hook runs: …`, `allows …`. */
       effects: z.array(z.string()),
     }),

@@ -26,6 +26,14 @@ export const cloudOptions = {
   "after-seq": { type: "string" },
   status: { type: "string" },
   limit: { type: "string" },
+  pipeline: { type: "string" },
+  attempts: { type: "string" },
+  attempt: { type: "string" },
+  verify: { type: "string" },
+  "max-tokens": { type: "string" },
+  "max-cost": { type: "string" },
+  "max-time": { type: "string" },
+  "on-device": { type: "string", multiple: true },
 } as const satisfies ParseArgsOptionsConfig;
 
 export type CloudArgs = Extract<SubcommandArgs<typeof cloudOptions>, { ok: true }>;

@@ -1,21 +1,14 @@
 import { spawn } from "node:child_process";
-import { isAbsolute, resolve } from "node:path";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  createRepositoryBundle,
-  defaultBundleCapBytes,
-  routeTask,
-  type StepPlan,
-  sensitiveFilesIn,
-  submitTask,
-  trackedFiles,
-  uncommittedChanges,
-} from "@lathe/cloud";
+import { defaultBundleCapBytes, type PipelineSpec, submitTask, type TaskBudget } from "@lathe/cloud";
 import { approvalModeSchema } from "@lathe/core";
 import { exitCodes } from "../exitCodes.js";
 import type { CommandIo } from "../subcommandArgs.js";
 import { ownerFor } from "./cloudConnection.js";
 import { type CloudArgs, type CloudContext, failed } from "./cloudContext.js";
+import { choosePipeline } from "./pipelineChoice.js";
+import { prepareTask } from "./taskPreparation.js";
 
 /** `lathe cloud submit "TASK"`: routed, then queued (or, with --local, run here). */
 export async function submitCloudTask(context: CloudContext, prompt: string): Promise<number> {
@@ -26,6 +19,7 @@ export async function submitCloudTask(context: CloudContext, prompt: string): Pr
     timeout: wholeNumber(values.timeout, 3600, 1, 7 * 24 * 3600),
     retries: wholeNumber(values.retries, 2, 0, 20),
     bundleCap: wholeNumber(values["bundle-cap"], defaultBundleCapBytes / (1024 * 1024), 1, 2048),
+    attempts: wholeNumber(values.attempts, 1, 1, 8),
   };
   for (const [name, value] of Object.entries(numbers))
     if (value === undefined)
@@ -33,64 +27,60 @@ export async function submitCloudTask(context: CloudContext, prompt: string): Pr
   const approvalMode = values["approval-mode"] ?? "auto_edit";
   if (!approvalModeSchema.safeParse(approvalMode).success || approvalMode === "yolo")
     return args.misuse("--approval-mode is manual, ask_first, auto_edit or auto");
-  const repo = values.repo ?? args.projectRoot;
-  const byUrl = /^(https|file):\/\//.test(repo);
-  const repoPath = byUrl ? undefined : isAbsolute(repo) ? repo : resolve(io.cwd, repo);
-  let sensitive: string[] = [];
-  if (repoPath !== undefined) {
-    const files = await trackedFiles(repoPath);
-    if (!files.ok) return failed(io, files.error);
-    sensitive = sensitiveFilesIn(files.files);
+  const budget = budgetFrom(values);
+  if (typeof budget === "string") return args.misuse(budget);
+  const attempts = numbers.attempts ?? 1;
+  const wantsPipeline = values.pipeline !== undefined || attempts > 1 || values.verify !== undefined;
+  if (wantsPipeline && (values.step ?? []).length > 0)
+    return args.misuse("--step makes a plain task; a pipeline's steps come from the pipeline");
+  let pipeline: PipelineSpec | undefined;
+  if (wantsPipeline) {
+    const chosen = await choosePipeline({
+      projectRoot: args.projectRoot,
+      latheHome: context.latheHome,
+      name: values.pipeline ?? "default",
+      verify: values.verify,
+    });
+    if (!chosen.ok) return failed(io, chosen.error);
+    pipeline = chosen.pipeline;
+    for (const notice of chosen.notices) io.stderr(`lathe cloud: ${notice}\n`);
   }
-  const route = routeTask({
-    prompt,
-    override: values.local ? "local" : values.cloud ? "cloud" : undefined,
-    cloudReachable: true,
-    sensitiveFiles: sensitive,
-  });
-  if (route.target === "local") {
+  const prepared = await prepareTask(
+    {
+      prompt,
+      projectRoot: args.projectRoot,
+      repo:
+        values.repo === undefined || /^(https|file):\/\//.test(values.repo)
+          ? values.repo
+          : resolve(io.cwd, values.repo),
+      ref: values.ref,
+      steps: values.step,
+      model: values.model,
+      approvalMode,
+      priority: numbers.priority ?? 0,
+      timeoutSeconds: numbers.timeout ?? 3600,
+      maxRetries: numbers.retries ?? 2,
+      bundleCapBytes: (numbers.bundleCap ?? 50) * 1024 * 1024,
+      forceCloud: values.cloud === true,
+      pipeline,
+      attempts,
+      budget,
+      onDevice: values["on-device"],
+    },
+    { owner: ownerFor(io.env), deviceId: context.deviceId },
+  );
+  if (!prepared.ok && "local" in prepared) {
     io.stderr(
-      `lathe cloud: not sent. ${route.reason}\n  Run it here with \`lathe cloud submit --local "…"\` (or lathe -p), or send it anyway with --cloud.\n`,
+      `lathe cloud: not sent. ${prepared.local}\n  Run it here with \`lathe cloud submit --local "…"\` (or lathe -p), or send it anyway with --cloud.\n`,
     );
     return exitCodes.usage;
   }
-  let bundle: Buffer | undefined;
-  let ref = values.ref;
-  if (repoPath !== undefined) {
-    const made = await createRepositoryBundle({
-      projectDir: repoPath,
-      ref: values.ref,
-      capBytes: (numbers.bundleCap ?? 50) * 1024 * 1024,
-    });
-    if (!made.ok) return failed(io, made.error);
-    bundle = made.bundle;
-    ref = made.commit;
-    const pending = await uncommittedChanges(repoPath);
-    if (pending.length > 0)
-      io.stderr(
-        `lathe cloud: ${pending.length} uncommitted change(s) stay here (the workers get the last commit): ${pending.slice(0, 3).join(", ")}${pending.length > 3 ? ", …" : ""}\n`,
-      );
-  }
-  const steps: StepPlan[] = [prompt, ...(values.step ?? [])].map((text, index) => ({
-    name: index === 0 ? "task" : `step ${index + 1}`,
-    prompt: text,
-    dependsOn: index === 0 ? [] : [index - 1],
-  }));
-  const task = await submitTask(context.database.pool, await context.queue(), {
-    owner: ownerFor(io.env),
-    deviceId: context.deviceId,
-    prompt,
-    steps,
-    repoUrl: byUrl ? repo : undefined,
-    ref,
-    bundle,
-    model: values.model,
-    approvalMode,
-    priority: numbers.priority ?? 0,
-    timeoutSeconds: numbers.timeout ?? 3600,
-    maxRetries: numbers.retries ?? 2,
-    route,
-  });
+  if (!prepared.ok) return failed(io, prepared.error);
+  for (const notice of prepared.notices) io.stderr(`lathe cloud: ${notice}\n`);
+  const submitted = await submitTask(context.database.pool, await context.queue(), prepared.submission);
+  if (!submitted.ok) return failed(io, submitted.error);
+  const task = submitted.value;
+  const route = prepared.submission.route;
   if (values.json) {
     io.stdout(
       `${JSON.stringify({ id: task.id, status: task.status, route: task.route, reason: task.routeReason })}\n`,
@@ -102,6 +92,28 @@ export async function submitCloudTask(context: CloudContext, prompt: string): Pr
     io.stdout(`${task.id}\n`);
   }
   return exitCodes.completed;
+}
+
+/** --max-tokens, --max-cost (USD) and --max-time (seconds): a budget, or what is wrong with it. */
+function budgetFrom(values: CloudArgs["values"]): TaskBudget | undefined | string {
+  const budget: TaskBudget = {};
+  if (values["max-tokens"] !== undefined) {
+    const tokens = Number(values["max-tokens"]);
+    if (!Number.isInteger(tokens) || tokens < 1) return "--max-tokens takes a positive whole number";
+    budget.tokens = tokens;
+  }
+  if (values["max-cost"] !== undefined) {
+    const cost = Number(values["max-cost"]);
+    if (!Number.isFinite(cost) || cost <= 0) return "--max-cost takes a positive number of US dollars";
+    budget.costUsd = cost;
+  }
+  if (values["max-time"] !== undefined) {
+    const seconds = Number(values["max-time"]);
+    if (!Number.isInteger(seconds) || seconds < 1)
+      return "--max-time takes a positive whole number of seconds";
+    budget.seconds = seconds;
+  }
+  return Object.keys(budget).length === 0 ? undefined : budget;
 }
 
 /**

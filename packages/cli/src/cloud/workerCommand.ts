@@ -12,7 +12,10 @@ export const workerUsage = `Usage: lathe worker [options]
 
 Claims the steps of cloud tasks from the task database and runs each in its own checkout (a clone
 of the task's repository at its ref) with this machine's engine, policy, sandbox and provider
-keys. A step the policy asks about waits for \`lathe cloud answer\` from any device. SIGTERM or
+keys. A step the policy asks about waits for \`lathe cloud answer\` from any device. A step that
+must run on this device (submitted with --on-device, or a pipeline's on_device step) is claimed
+only by a worker with this device's id, and runs only after its user consents here
+(\`lathe cloud answer ID --allow\`, or Run here in the web UI's Cloud tab). SIGTERM or
 Ctrl+C: no new step is claimed, the steps in hand get --grace seconds to finish, the rest go back
 to the queue for another worker.
 
@@ -21,6 +24,7 @@ Options:
       --concurrency N        steps at a time (default 1)
       --device ID            this worker's id (default: this machine's, from $LATHE_HOME/cloud)
       --label L              a label for this worker (repeatable)
+      --device-only          run this device's own steps only, none of the fleet's
       --grace SECONDS        on SIGTERM, how long running steps may take to finish (default 30)
   -h, --help                 this help
 Exit codes: 0 stopped, 1 could not start (a coded error), 2 misuse.
@@ -32,6 +36,7 @@ const workerOptions = {
   device: { type: "string" },
   label: { type: "string", multiple: true },
   grace: { type: "string" },
+  "device-only": { type: "boolean" },
 } as const satisfies ParseArgsOptionsConfig;
 
 /** `lathe worker`: runs until SIGTERM or SIGINT. */
@@ -51,6 +56,7 @@ export async function runWorkerCommand(io: CommandIo): Promise<number> {
     deviceId,
     labels: args.values.label ?? [],
     concurrency,
+    deviceOnly: args.values["device-only"] === true,
     latheCommand: fileURLToPath(new URL("../../bin/lathe", import.meta.url)),
     checkoutRoot: join(latheHome, "worktrees", deviceId),
     env: { ...io.env },

@@ -119,6 +119,39 @@ CREATE TRIGGER events_announced AFTER INSERT ON ${cloudSchema}.events
   FOR EACH ROW EXECUTE FUNCTION ${cloudSchema}.announce_event();
 `,
   },
+  {
+    version: 2,
+    name: "pipelines, attempts, device steps, budgets",
+    sql: `
+-- A step waits (no job yet) until the steps it depends on are done; the one that finishes last
+-- queues it, in its own transaction, so the graph can grow as it runs (a review's send-back).
+ALTER TABLE ${cloudSchema}.steps DROP CONSTRAINT steps_status_check;
+ALTER TABLE ${cloudSchema}.steps ADD CONSTRAINT steps_status_check
+  CHECK (status IN ('waiting', 'queued', 'running', 'needs_input', 'completed', 'skipped', 'failed', 'cancelled'));
+ALTER TABLE ${cloudSchema}.steps
+  ADD COLUMN agent jsonb,
+  ADD COLUMN purpose text NOT NULL DEFAULT 'work' CHECK (purpose IN ('work', 'review', 'rank')),
+  ADD COLUMN optional boolean NOT NULL DEFAULT false,
+  ADD COLUMN runs_on text,
+  ADD COLUMN attempt_no integer,
+  ADD COLUMN sent_back_by integer,
+  ADD COLUMN verify jsonb,
+  ADD COLUMN verdict jsonb,
+  ADD COLUMN task_patch text,
+  ADD COLUMN usage jsonb,
+  ADD COLUMN released_at timestamptz;
+ALTER TABLE ${cloudSchema}.tasks
+  ADD COLUMN pipeline jsonb,
+  ADD COLUMN attempts integer NOT NULL DEFAULT 1 CHECK (attempts BETWEEN 1 AND 8),
+  ADD COLUMN budget jsonb,
+  ADD COLUMN usage jsonb NOT NULL DEFAULT '{"inputTokens": 0, "outputTokens": 0, "costUsd": 0}',
+  ADD COLUMN send_backs integer NOT NULL DEFAULT 0,
+  ADD COLUMN ranking jsonb;
+-- When a worker last ran on the device: a device step's device is online only with a worker up
+-- (a client command on it says nothing about who will run the step).
+ALTER TABLE ${cloudSchema}.devices ADD COLUMN worker_seen_at timestamptz;
+`,
+  },
 ];
 
 /**

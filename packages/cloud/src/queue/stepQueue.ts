@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { PgBoss } from "pg-boss";
 
 /** Every step of every task is one job of this queue; failed-out jobs land in the dead one. */
@@ -45,6 +46,38 @@ export interface StepQueueOptions {
   onError?: (error: Error) => void;
 }
 
+/**
+ * The queue of the steps only one device may run (hybrid steps): its own, so no other worker can
+ * even fetch them. Named by a hash, since a device id may hold characters a queue name may not.
+ */
+export function deviceQueue(deviceId: string): string {
+  return `lathe-steps-device-${createHash("sha256").update(deviceId).digest("hex").slice(0, 20)}`;
+}
+
+/** The queue a step's job goes to. */
+export function queueFor(runsOn: string | null): string {
+  return runsOn === null ? stepQueue : deviceQueue(runsOn);
+}
+
+/** Makes a device's queue if it is not there yet (before a transaction sends to it). */
+export async function ensureDeviceQueue(boss: PgBoss, deviceId: string): Promise<string> {
+  const name = deviceQueue(deviceId);
+  if ((await boss.getQueue(name)) === null)
+    await boss.createQueue(name, stepQueueOptions()).catch(ignoreExisting);
+  return name;
+}
+
+function stepQueueOptions() {
+  return {
+    deadLetter: deadStepQueue,
+    retryBackoff: true,
+    retryDelay: queueTimings.retryDelaySeconds,
+    retryDelayMax: queueTimings.retryDelayMaxSeconds,
+    heartbeatSeconds: queueTimings.heartbeatSeconds,
+    notify: true,
+  } as Parameters<PgBoss["createQueue"]>[1];
+}
+
 /** Starts pg-boss on the task database, its schema and the two queues made when missing. */
 export async function startStepQueue(options: StepQueueOptions): Promise<PgBoss> {
   const boss = new PgBoss({
@@ -67,16 +100,7 @@ export async function startStepQueue(options: StepQueueOptions): Promise<PgBoss>
     await boss.createQueue(deadStepQueue, { retryLimit: 0 }).catch(ignoreExisting);
   }
   if ((await boss.getQueue(stepQueue)) === null) {
-    await boss
-      .createQueue(stepQueue, {
-        deadLetter: deadStepQueue,
-        retryBackoff: true,
-        retryDelay: queueTimings.retryDelaySeconds,
-        retryDelayMax: queueTimings.retryDelayMaxSeconds,
-        heartbeatSeconds: queueTimings.heartbeatSeconds,
-        notify: true,
-      } as Parameters<PgBoss["createQueue"]>[1])
-      .catch(ignoreExisting);
+    await boss.createQueue(stepQueue, stepQueueOptions()).catch(ignoreExisting);
   }
   return boss;
 }

@@ -3,12 +3,13 @@ import type pg from "pg";
 import type { PgBoss } from "pg-boss";
 import { cloudSchema } from "../database/migrations.js";
 import { inTransaction } from "../database/transaction.js";
-import { deadStepQueue, type StepJob, stepQueue } from "../queue/stepQueue.js";
+import { cancelJobs, transactionDb } from "../queue/stepJobs.js";
+import { deadStepQueue, queueFor, type StepJob } from "../queue/stepQueue.js";
+import { releaseReadySteps } from "./stepRelease.js";
 import { appendEvent } from "./taskEvents.js";
 import {
   lockTask,
   readStep,
-  readSteps,
   readTask,
   type StepRecord,
   type TaskRecord,
@@ -16,7 +17,6 @@ import {
 } from "./taskRecords.js";
 import { isFinished } from "./taskStatus.js";
 import { refreshTaskStatus } from "./taskStatusRefresh.js";
-import { jobOptions, transactionDb } from "./taskSubmission.js";
 
 /**
  * Changes a task in one transaction, its row locked first (of two cancels or retries at once, the
@@ -56,13 +56,12 @@ export function cancelTask(
   const refusal = (task: TaskRecord) =>
     isFinished(task.status) ? `Task ${taskId} is ${task.status} already.` : undefined;
   return changeTask(pool, taskId, refusal, async (client) => {
-    const stopped = await client.query<{ id: string; step_index: number }>(
+    const stopped = await client.query<{ id: string; step_index: number; runs_on: string | null }>(
       `UPDATE ${cloudSchema}.steps SET status = 'cancelled', lease = NULL, updated_at = now(), completed_at = now()
-        WHERE task_id = $1 AND status IN ('queued', 'running', 'needs_input') RETURNING id, step_index`,
+        WHERE task_id = $1 AND status IN ('waiting', 'queued', 'running', 'needs_input') RETURNING id, step_index, runs_on`,
       [taskId],
     );
-    const jobIds = stopped.rows.map((row) => row.id);
-    if (jobIds.length > 0) await boss.cancel(stepQueue, jobIds, { db: transactionDb(client) });
+    await cancelJobs(client, boss, stopped.rows);
     for (const row of stopped.rows) {
       await appendEvent(client, {
         taskId,
@@ -77,8 +76,8 @@ export function cancelTask(
 }
 
 /**
- * Runs a failed or cancelled task again: its unfinished steps go back to the queue as new jobs
- * under the same ids, with the retries counted afresh.
+ * Runs a failed or cancelled task again: its unfinished steps wait again and those whose
+ * dependencies are done go back to the queue as new jobs under the same ids, retries counted afresh.
  */
 export function retryTask(
   pool: pg.Pool,
@@ -91,10 +90,10 @@ export function retryTask(
       ? undefined
       : `Task ${taskId} is ${task.status}: only a failed or cancelled task is retried.`;
   return changeTask(pool, taskId, refusal, async (client, task) => {
-    const again = await client.query<{ id: string }>(
-      `UPDATE ${cloudSchema}.steps SET status = 'queued', error = NULL, question = NULL, answer = NULL, lease = NULL,
-         worker_id = NULL, completed_at = NULL, updated_at = now()
-        WHERE task_id = $1 AND status IN ('failed', 'cancelled') RETURNING id`,
+    const again = await client.query<{ id: string; runs_on: string | null }>(
+      `UPDATE ${cloudSchema}.steps SET status = 'waiting', error = NULL, question = NULL, answer = NULL, lease = NULL,
+         worker_id = NULL, completed_at = NULL, released_at = NULL, updated_at = now()
+        WHERE task_id = $1 AND status IN ('failed', 'cancelled') RETURNING id, runs_on`,
       [taskId],
     );
     const ids = again.rows.map((row) => row.id);
@@ -102,7 +101,8 @@ export function retryTask(
     // The old jobs are deleted and sent afresh under the same ids (a failed job's retry count and a
     // cancelled job's state are history, not the new run), and their copies leave the dead-letter
     // queue: what it holds is what still needs someone's attention.
-    await boss.deleteJob(stepQueue, ids, { db });
+    for (const queue of new Set(again.rows.map((row) => queueFor(row.runs_on))))
+      await boss.deleteJob(queue, ids, { db });
     const dead = await boss.findJobs<StepJob>(deadStepQueue, { data: { taskId }, db });
     if (dead.length > 0)
       await boss.deleteJob(
@@ -110,13 +110,7 @@ export function retryTask(
         dead.map((job) => job.id),
         { db },
       );
-    const steps = await readSteps(client, taskId);
-    const waiting = new Set(ids);
-    for (const step of steps) {
-      if (!waiting.has(step.id)) continue;
-      const job: StepJob = { taskId, stepIndex: step.index };
-      await boss.send(stepQueue, job, { id: step.id, ...jobOptions(task), db });
-    }
+    await releaseReadySteps(client, boss, task.id, deviceId);
     await client.query(`UPDATE ${cloudSchema}.tasks SET error = NULL WHERE id = $1`, [taskId]);
     await appendEvent(client, {
       taskId,
@@ -127,6 +121,9 @@ export function retryTask(
     await refreshTaskStatus(client, taskId, deviceId);
   });
 }
+
+/** The question a device step asks its own device before it runs there (the seed's LocalExecutionPrompt). */
+export const runHereQuestion = "run_here";
 
 export interface StepAnswer {
   allow: boolean;
@@ -142,19 +139,44 @@ export async function answerTask(
   taskId: string,
   answer: StepAnswer,
   deviceId: string,
+  stepIndex?: number,
 ): Promise<TaskResult<StepRecord>> {
   const answered = await inTransaction(pool, async (client): Promise<TaskResult<number>> => {
-    const waiting = await client.query<{ step_index: number }>(
-      `UPDATE ${cloudSchema}.steps SET answer = $2, status = 'running', updated_at = now()
-        WHERE id = (SELECT id FROM ${cloudSchema}.steps WHERE task_id = $1 AND status = 'needs_input'
-                     ORDER BY step_index LIMIT 1 FOR UPDATE)
-        RETURNING step_index`,
-      [taskId, JSON.stringify({ ...answer, deviceId })],
+    const asked = await client.query<{
+      step_index: number;
+      runs_on: string | null;
+      question: { kind?: unknown } | null;
+    }>(
+      `SELECT step_index, runs_on, question FROM ${cloudSchema}.steps
+        WHERE task_id = $1 AND status = 'needs_input' AND ($2::integer IS NULL OR step_index = $2)
+        ORDER BY step_index LIMIT 1 FOR UPDATE`,
+      [taskId, stepIndex ?? null],
     );
-    const row = waiting.rows[0];
-    // No step was waiting, so the update changed nothing and committing it is harmless.
+    const row = asked.rows[0];
     if (row === undefined)
-      return { ok: false, error: errorInfo("E_TASK_STATE", `Task ${taskId} is not waiting for an answer.`) };
+      return {
+        ok: false,
+        error: errorInfo(
+          "E_TASK_STATE",
+          stepIndex === undefined
+            ? `Task ${taskId} is not waiting for an answer.`
+            : `Step ${stepIndex + 1} of task ${taskId} is not waiting for an answer.`,
+        ),
+      };
+    // Running a step on a machine is that machine's user's decision: no other device gives it.
+    if (row.question?.kind === runHereQuestion && row.runs_on !== deviceId)
+      return {
+        ok: false,
+        error: errorInfo(
+          "E_TASK_STATE",
+          `Step ${row.step_index + 1} asks to run on device ${row.runs_on}: only that device can consent (this is ${deviceId}).`,
+        ),
+      };
+    await client.query(
+      `UPDATE ${cloudSchema}.steps SET answer = $3, status = 'running', updated_at = now()
+        WHERE task_id = $1 AND step_index = $2`,
+      [taskId, row.step_index, JSON.stringify({ ...answer, deviceId })],
+    );
     await appendEvent(client, {
       taskId,
       stepIndex: row.step_index,

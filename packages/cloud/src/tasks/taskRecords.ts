@@ -1,8 +1,20 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { cloudSchema } from "../database/migrations.js";
+import {
+  type AgentSpec,
+  agentSpecSchema,
+  noUsage,
+  type PipelineSpec,
+  pipelineSpecSchema,
+  type StepPurpose,
+  type TaskBudget,
+  taskBudgetSchema,
+  type Usage,
+  usageSchema,
+} from "../pipelines/pipelineSpec.js";
 import type { RouteTarget } from "../router/taskRouter.js";
 import type { Queryable } from "./taskEvents.js";
-import type { TaskStatus } from "./taskStatus.js";
+import type { StepStatus, TaskStatus } from "./taskStatus.js";
 
 export interface TaskRecord {
   id: string;
@@ -29,6 +41,41 @@ export interface TaskRecord {
   updatedAt: Date;
   startedAt: Date | null;
   completedAt: Date | null;
+  /** The pipeline the task runs, when it runs one (else its steps are plain engine runs). */
+  pipeline: PipelineSpec | null;
+  /** Best-of-N: how many coding attempts run side by side. */
+  attempts: number;
+  budget: TaskBudget | null;
+  usage: Usage;
+  /** Send-backs from a review so far. */
+  sendBacks: number;
+  /** The attempts that passed their verify, best first, as the ranking step ordered them. */
+  ranking: Ranking | null;
+}
+
+export interface Ranking {
+  order: number[];
+  /** Attempts whose verify failed (or that failed outright), with why. */
+  rejected: { attempt: number; reason: string }[];
+  reason: string;
+}
+
+export interface VerifyResult {
+  command: string;
+  passed: boolean;
+  exitCode: number | null;
+  /** The end of what the command printed. */
+  output: string;
+}
+
+export interface Verdict {
+  decision: "approve" | "revise" | "rank";
+  /** What the reviewer asked for or said, as handed to the next step. */
+  notes: string;
+  /** For a ranking: the attempts in order, best first. */
+  order?: number[];
+  /** True when the answer held no verdict line and approval was assumed. */
+  assumed?: boolean;
 }
 
 export interface StepRecord {
@@ -38,7 +85,7 @@ export interface StepRecord {
   name: string;
   prompt: string;
   dependsOn: number[];
-  status: TaskStatus;
+  status: StepStatus;
   attempt: number;
   workerId: string | null;
   lease: string | null;
@@ -50,6 +97,21 @@ export interface StepRecord {
   heartbeatAt: Date | null;
   startedAt: Date | null;
   completedAt: Date | null;
+  /** The agent the step runs as; null for a plain step (the engine as it is). */
+  agent: AgentSpec | null;
+  purpose: StepPurpose;
+  optional: boolean;
+  /** The device the step must run on (a hybrid step), or null for any worker. */
+  runsOn: string | null;
+  /** Best-of-N: which attempt (1-based) this coding step is. */
+  attemptNo: number | null;
+  /** The review step that sent the work back to this one. */
+  sentBackBy: number | null;
+  verify: VerifyResult | null;
+  verdict: Verdict | null;
+  /** Every change from the task's start up to and including this step. */
+  taskPatch: string | null;
+  usage: Usage | null;
 }
 
 export type TaskResult<T> = { ok: true; value: T } | { ok: false; error: LatheErrorInfo };
@@ -79,11 +141,17 @@ interface TaskRow {
   updated_at: Date;
   started_at: Date | null;
   completed_at: Date | null;
+  pipeline: unknown;
+  attempts: number;
+  budget: unknown;
+  usage: unknown;
+  send_backs: number;
+  ranking: Ranking | null;
 }
 
 const taskColumns = `id, owner, device_id, title, prompt, route, route_reason, repo_url, ref, has_bundle, model,
   approval_mode, status, priority, timeout_seconds, max_retries, last_seq, branch, patch, error, created_at,
-  updated_at, started_at, completed_at`;
+  updated_at, started_at, completed_at, pipeline, attempts, budget, usage, send_backs, ranking`;
 
 function taskFromRow(row: TaskRow): TaskRecord {
   return {
@@ -111,7 +179,26 @@ function taskFromRow(row: TaskRow): TaskRecord {
     updatedAt: row.updated_at,
     startedAt: row.started_at,
     completedAt: row.completed_at,
+    pipeline: parsedOrNull(pipelineSpecSchema, row.pipeline),
+    attempts: row.attempts,
+    budget: parsedOrNull(taskBudgetSchema, row.budget),
+    usage: parsedOrNull(usageSchema, row.usage) ?? noUsage,
+    sendBacks: row.send_backs,
+    ranking: row.ranking,
   };
+}
+
+/**
+ * A stored spec read back through its schema: a row a database writer bent out of shape is read
+ * as absent (a plain step, no budget), never trusted as it stands.
+ */
+function parsedOrNull<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
+  value: unknown,
+): T | null {
+  if (value === null || value === undefined) return null;
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 /** Holds the task's row until the transaction ends. */
@@ -180,7 +267,7 @@ interface StepRow {
   name: string;
   prompt: string;
   depends_on: number[];
-  status: TaskStatus;
+  status: StepStatus;
   attempt: number;
   worker_id: string | null;
   lease: string | null;
@@ -192,10 +279,21 @@ interface StepRow {
   heartbeat_at: Date | null;
   started_at: Date | null;
   completed_at: Date | null;
+  agent: unknown;
+  purpose: StepPurpose;
+  optional: boolean;
+  runs_on: string | null;
+  attempt_no: number | null;
+  sent_back_by: number | null;
+  verify: VerifyResult | null;
+  verdict: Verdict | null;
+  task_patch: string | null;
+  usage: unknown;
 }
 
 const stepColumns = `task_id, step_index, id, name, prompt, depends_on, status, attempt, worker_id, lease, question,
-  answer, patch, summary, error, heartbeat_at, started_at, completed_at`;
+  answer, patch, summary, error, heartbeat_at, started_at, completed_at, agent, purpose, optional, runs_on,
+  attempt_no, sent_back_by, verify, verdict, task_patch, usage`;
 
 function stepFromRow(row: StepRow): StepRecord {
   return {
@@ -217,6 +315,16 @@ function stepFromRow(row: StepRow): StepRecord {
     heartbeatAt: row.heartbeat_at,
     startedAt: row.started_at,
     completedAt: row.completed_at,
+    agent: parsedOrNull(agentSpecSchema, row.agent),
+    purpose: row.purpose,
+    optional: row.optional,
+    runsOn: row.runs_on,
+    attemptNo: row.attempt_no,
+    sentBackBy: row.sent_back_by,
+    verify: row.verify,
+    verdict: row.verdict,
+    taskPatch: row.task_patch,
+    usage: parsedOrNull(usageSchema, row.usage),
   };
 }
 

@@ -1,5 +1,11 @@
-/** Where a task or one of its steps is. A step waiting on another is `queued` (pg-boss holds it). */
+/** Where a task is. */
 export type TaskStatus = "queued" | "running" | "needs_input" | "completed" | "failed" | "cancelled";
+
+/**
+ * Where a step is: `waiting` for the steps it depends on (no job yet), `skipped` when the pipeline
+ * left it out (an optional step an earlier one said was not needed).
+ */
+export type StepStatus = TaskStatus | "waiting" | "skipped";
 
 export const finishedStatuses: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
 
@@ -8,17 +14,19 @@ export function isFinished(status: TaskStatus): boolean {
 }
 
 /**
- * A task's status from its steps': a step that failed or was cancelled decides it; otherwise one
- * waiting for an answer, then one running; all completed is completed; else it is still queued.
+ * A task's status from its steps': a step that failed decides it (a budget ends a task by failing
+ * the step that reached it and cancelling the rest), then one cancelled; otherwise one waiting for
+ * an answer, then one running; all done (completed or skipped) is completed; else it is queued.
  */
-export function taskStatusOf(steps: readonly TaskStatus[]): TaskStatus {
+export function taskStatusOf(steps: readonly StepStatus[]): TaskStatus {
   if (steps.length === 0) return "queued";
-  if (steps.includes("cancelled")) return "cancelled";
   if (steps.includes("failed")) return "failed";
+  if (steps.includes("cancelled")) return "cancelled";
   if (steps.includes("needs_input")) return "needs_input";
   if (steps.includes("running")) return "running";
-  if (steps.every((status) => status === "completed")) return "completed";
+  const done = (status: StepStatus) => status === "completed" || status === "skipped";
+  if (steps.every(done)) return "completed";
   // Some done, the next not claimed yet: the task is under way.
-  if (steps.includes("completed")) return "running";
+  if (steps.some(done)) return "running";
   return "queued";
 }

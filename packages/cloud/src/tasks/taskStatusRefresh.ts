@@ -1,6 +1,6 @@
 import { cloudSchema } from "../database/migrations.js";
 import { appendEvent, type Queryable } from "./taskEvents.js";
-import { type TaskStatus, taskStatusOf } from "./taskStatus.js";
+import { type StepStatus, type TaskStatus, taskStatusOf } from "./taskStatus.js";
 
 /** Sets the task's status from its steps' (inside the caller's transaction) and says it. */
 export async function refreshTaskStatus(
@@ -8,11 +8,14 @@ export async function refreshTaskStatus(
   taskId: string,
   deviceId?: string,
 ): Promise<TaskStatus> {
-  const steps = await db.query<{ status: TaskStatus }>(
-    `SELECT status FROM ${cloudSchema}.steps WHERE task_id = $1 ORDER BY step_index`,
+  const steps = await db.query<{ status: StepStatus; attempt_no: number | null }>(
+    `SELECT status, attempt_no FROM ${cloudSchema}.steps WHERE task_id = $1 ORDER BY step_index`,
     [taskId],
   );
-  const status = taskStatusOf(steps.rows.map((row) => row.status));
+  // One best-of-N attempt failing does not fail the task: the ranking after them decides.
+  const status = taskStatusOf(
+    steps.rows.map((row) => (row.attempt_no !== null && row.status === "failed" ? "completed" : row.status)),
+  );
   const changed = await db.query(
     `UPDATE ${cloudSchema}.tasks SET status = $2, updated_at = now(),
        started_at = CASE WHEN $2 <> 'queued' THEN coalesce(started_at, now()) ELSE started_at END,

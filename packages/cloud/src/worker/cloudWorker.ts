@@ -2,7 +2,13 @@ import type { LatheErrorInfo } from "@lathe/protocol";
 import type { JobWithMetadata, PgBoss } from "pg-boss";
 import { type CloudDatabase, connectionError, openCloudDatabase } from "../database/cloudDatabase.js";
 import { cloudSchema } from "../database/migrations.js";
-import { queueTimings, type StepJob, startStepQueue, stepQueue } from "../queue/stepQueue.js";
+import {
+  ensureDeviceQueue,
+  queueTimings,
+  type StepJob,
+  startStepQueue,
+  stepQueue,
+} from "../queue/stepQueue.js";
 import { listenToChannels } from "../sync/channelListener.js";
 import { registerDevice } from "../sync/deviceRegistry.js";
 import { controlChannel } from "../sync/eventChannels.js";
@@ -15,6 +21,8 @@ export interface WorkerOptions {
   deviceId: string;
   labels: readonly string[];
   concurrency: number;
+  /** Only this device's own steps (hybrid steps, each after its user consents), none of the fleet's. */
+  deviceOnly: boolean;
   latheCommand: string;
   checkoutRoot: string;
   env: NodeJS.ProcessEnv;
@@ -53,8 +61,17 @@ export async function startCloudWorker(
     return { ok: false, error: connectionError(error, database.url) };
   }
   const running = new Map<string, RunningStep>();
+  let ownQueue: string;
+  try {
+    ownQueue = await ensureDeviceQueue(boss, options.deviceId);
+  } catch (error) {
+    await boss.stop({ graceful: false }).catch(() => undefined);
+    await database.close();
+    return { ok: false, error: connectionError(error, database.url) };
+  }
   const context = {
     pool: database.pool,
+    boss,
     deviceId: options.deviceId,
     latheCommand: options.latheCommand,
     checkoutRoot: options.checkoutRoot,
@@ -78,7 +95,9 @@ export async function startCloudWorker(
   });
   const housekeeping = setInterval(() => {
     void database.pool
-      .query(`UPDATE ${cloudSchema}.devices SET last_seen_at = now() WHERE id = $1`, [options.deviceId])
+      .query(`UPDATE ${cloudSchema}.devices SET last_seen_at = now(), worker_seen_at = now() WHERE id = $1`, [
+        options.deviceId,
+      ])
       .catch(() => undefined);
     void keepSteps(database, running).catch(() => undefined);
     void recoverLostSteps(database.pool, boss, options.deviceId)
@@ -87,56 +106,64 @@ export async function startCloudWorker(
       })
       .catch(() => undefined);
   }, housekeepingMs);
-  let workId: string | undefined;
-  // A finished step's successors (steps that depend on it) are released by pg-boss's resolver at
-  // its next pass, and then wait for a poll, since a release sends no NOTIFY: here they are
-  // released and fetched at once.
+  const workIds: string[] = [];
+  // A finished step's successors are queued in the transaction that finished it; the fetch of this
+  // worker is woken at once, and a pg-boss flow left by an older version resolved as before.
   const handOff = () =>
     void boss
       .resolveFlow()
       .then(() => {
-        if (workId !== undefined) boss.notifyWorker(workId);
+        for (const id of workIds) boss.notifyWorker(id);
       })
       .catch(() => undefined);
-  workId = await boss.work(
-    stepQueue,
-    {
-      localConcurrency: options.concurrency,
-      batchSize: 1,
-      includeMetadata: true,
-      pollingIntervalSeconds: queueTimings.pollingIntervalSeconds,
-      notifyPollingIntervalSeconds: queueTimings.notifyPollingIntervalSeconds,
-      heartbeatRefreshSeconds: queueTimings.heartbeatRefreshSeconds,
-      // Each job settled as the step went: retried, dead-lettered at once, or completed.
-      perJobResults: true,
-    },
-    async (jobs: JobWithMetadata<StepJob>[]) => {
-      const results = [];
-      for (const job of jobs) {
-        options.report(`step ${job.data.stepIndex + 1} of task ${job.data.taskId.slice(0, 8)} claimed`);
-        const verdict = await runClaimedStep(context, {
-          data: job.data,
-          retryCount: job.retryCount,
-          retryLimit: job.retryLimit,
-          signal: job.signal,
-        });
-        if (verdict.status === "completed") {
-          // Completed here rather than when the handler returns, so the hand-off below sees it.
-          await boss.complete(stepQueue, { id: job.id, retryCount: job.retryCount }).catch(() => undefined);
-          handOff();
-          results.push({ id: job.id, status: verdict.status });
-        } else results.push({ id: job.id, status: verdict.status, output: verdict.error });
-      }
-      return results;
-    },
+  const work = (queue: string, concurrency: number) =>
+    boss.work(
+      queue,
+      {
+        localConcurrency: concurrency,
+        batchSize: 1,
+        includeMetadata: true,
+        pollingIntervalSeconds: queueTimings.pollingIntervalSeconds,
+        notifyPollingIntervalSeconds: queueTimings.notifyPollingIntervalSeconds,
+        heartbeatRefreshSeconds: queueTimings.heartbeatRefreshSeconds,
+        // Each job settled as the step went: retried, dead-lettered at once, or completed.
+        perJobResults: true,
+      },
+      async (jobs: JobWithMetadata<StepJob>[]) => {
+        const results = [];
+        for (const job of jobs) {
+          options.report(`step ${job.data.stepIndex + 1} of task ${job.data.taskId.slice(0, 8)} claimed`);
+          const verdict = await runClaimedStep(context, {
+            data: job.data,
+            retryCount: job.retryCount,
+            retryLimit: job.retryLimit,
+            signal: job.signal,
+          });
+          if (verdict.status === "completed") {
+            // Completed here rather than when the handler returns, so the hand-off below sees it.
+            await boss.complete(queue, { id: job.id, retryCount: job.retryCount }).catch(() => undefined);
+            handOff();
+            results.push({ id: job.id, status: verdict.status });
+          } else results.push({ id: job.id, status: verdict.status, output: verdict.error });
+        }
+        return results;
+      },
+    );
+  // This device's own steps wait for its user, so they get a slot of their own.
+  workIds.push(await work(ownQueue, 1));
+  if (!options.deviceOnly) workIds.push(await work(stepQueue, options.concurrency));
+  options.report(
+    options.deviceOnly
+      ? `worker ${options.deviceId} ready: this device's steps only, each after you consent`
+      : `worker ${options.deviceId} ready: ${options.concurrency} at a time`,
   );
-  options.report(`worker ${options.deviceId} ready: ${options.concurrency} at a time`);
 
   return {
     ok: true,
     worker: {
       async stop(graceMs) {
         await boss.offWork(stepQueue, { wait: false }).catch(() => undefined);
+        await boss.offWork(ownQueue, { wait: false }).catch(() => undefined);
         const deadline = Date.now() + graceMs;
         while (running.size > 0 && Date.now() < deadline)
           await new Promise((resolve) => setTimeout(resolve, 100));

@@ -2,7 +2,8 @@ import type pg from "pg";
 import type { PgBoss } from "pg-boss";
 import { cloudSchema } from "../database/migrations.js";
 import { inTransaction } from "../database/transaction.js";
-import { stepQueue } from "../queue/stepQueue.js";
+import { queueFor } from "../queue/stepQueue.js";
+import { afterStepFailed } from "../tasks/stepSettlement.js";
 import { appendEvent } from "../tasks/taskEvents.js";
 import { refreshTaskStatus } from "../tasks/taskStatusRefresh.js";
 
@@ -21,15 +22,17 @@ export async function recoverLostSteps(pool: pg.Pool, boss: PgBoss, deviceId: st
     task_id: string;
     step_index: number;
     worker_id: string | null;
+    runs_on: string | null;
+    attempt_no: number | null;
   }>(
-    `SELECT id, task_id, step_index, worker_id FROM ${cloudSchema}.steps
+    `SELECT id, task_id, step_index, worker_id, runs_on, attempt_no FROM ${cloudSchema}.steps
       WHERE status IN ('running', 'needs_input') AND heartbeat_at < now() - make_interval(secs => $1)
       LIMIT 100`,
     [silentAfterSeconds],
   );
   const said: string[] = [];
   for (const row of silent.rows) {
-    const job = await boss.getJobById(stepQueue, row.id);
+    const job = await boss.getJobById(queueFor(row.runs_on), row.id);
     const state = job?.state;
     if (state === "active" || state === undefined) continue;
     const failed = state === "failed" || state === "cancelled" || state === "completed";
@@ -58,6 +61,7 @@ export async function recoverLostSteps(pool: pg.Pool, boss: PgBoss, deviceId: st
           message,
           deviceId,
         });
+        if (failed) await afterStepFailed(client, boss, row.task_id, { attemptNo: row.attempt_no }, deviceId);
         await refreshTaskStatus(client, row.task_id, deviceId);
         said.push(`task ${row.task_id.slice(0, 8)} step ${row.step_index + 1}: ${message}`);
       }

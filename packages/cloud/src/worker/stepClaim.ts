@@ -1,8 +1,17 @@
 import type pg from "pg";
+import type { PgBoss } from "pg-boss";
 import { cloudSchema } from "../database/migrations.js";
 import { inTransaction } from "../database/transaction.js";
+import type { Usage } from "../pipelines/pipelineSpec.js";
+import { afterStepCompleted } from "../tasks/stepSettlement.js";
 import { appendEvent } from "../tasks/taskEvents.js";
-import { readStep, readTask, type StepRecord, type TaskRecord } from "../tasks/taskRecords.js";
+import {
+  readStep,
+  readTask,
+  type StepRecord,
+  type TaskRecord,
+  type VerifyResult,
+} from "../tasks/taskRecords.js";
 import { refreshTaskStatus } from "../tasks/taskStatusRefresh.js";
 
 /** An attempt's hold on a step: every write of the attempt names its lease. */
@@ -52,50 +61,63 @@ export async function claimStep(
 export interface StepResult {
   /** The step's own changes. */
   stepPatch: string;
-  /** The task's changes so far (stored on the task when this is its last step). */
+  /** The task's changes up to and including this step. */
   taskPatch: string;
   /** The model's final answer. */
   answer: string;
-  /** The branch the task's changes are on, when it is the last step and changed something. */
+  /** The branch the task's changes were pushed to, when this step pushed it. */
   branch: string | null;
-  lastStep: boolean;
+  /** The project's check, when the step ran it. */
+  verify: VerifyResult | null;
+  usage: Usage;
 }
 
 /**
- * Stores a step's result in one transaction — the step, the task's patch and branch, the result
- * event, the task's status — if the attempt still holds the step. False when its lease was lost:
- * another attempt owns the step, and this result is dropped, so a result is applied once.
+ * Stores a step's result in one transaction — the step, the result event, what follows from it
+ * (the task's patch, a review's verdict, the next steps queued), the task's status — if the attempt
+ * still holds the step. False when its lease was lost: another attempt owns the step, and this
+ * result is dropped, so a result is applied once.
  */
 export async function completeStep(
   pool: pg.Pool,
+  boss: PgBoss,
   deviceId: string,
   held: StepLease,
   result: StepResult,
 ): Promise<boolean> {
   return inTransaction(pool, async (client) => {
     const done = await client.query(
-      `UPDATE ${cloudSchema}.steps SET status = 'completed', patch = $4, summary = $5, lease = NULL,
-         completed_at = now(), updated_at = now()
+      `UPDATE ${cloudSchema}.steps SET status = 'completed', patch = $4, summary = $5, task_patch = $6, verify = $7,
+         usage = $8, lease = NULL, completed_at = now(), updated_at = now()
         WHERE task_id = $1 AND step_index = $2 AND lease = $3 AND status = 'running'`,
-      [held.taskId, held.stepIndex, held.lease, result.stepPatch, result.answer.slice(0, 20_000)],
+      [
+        held.taskId,
+        held.stepIndex,
+        held.lease,
+        result.stepPatch,
+        result.answer.slice(0, 20_000),
+        result.taskPatch,
+        result.verify === null ? null : JSON.stringify(result.verify),
+        JSON.stringify(result.usage),
+      ],
     );
     // The lease was lost: the update changed nothing, so committing it is harmless.
     if ((done.rowCount ?? 0) === 0) return false;
-    if (result.lastStep) {
-      await client.query(
-        `UPDATE ${cloudSchema}.tasks SET patch = $2, branch = $3, updated_at = now() WHERE id = $1`,
-        [held.taskId, result.taskPatch, result.branch],
-      );
-    }
+    if (result.branch !== null)
+      await client.query(`UPDATE ${cloudSchema}.tasks SET branch = $2, updated_at = now() WHERE id = $1`, [
+        held.taskId,
+        result.branch,
+      ]);
     await appendEvent(client, {
       taskId: held.taskId,
       stepIndex: held.stepIndex,
       kind: "result",
       message:
         result.answer.trim() === "" ? `step ${held.stepIndex + 1} completed` : result.answer.slice(0, 2_000),
-      data: { changedFiles: changedFiles(result.stepPatch) },
+      data: { changedFiles: changedFiles(result.stepPatch), usage: result.usage },
       deviceId,
     });
+    await afterStepCompleted(client, boss, held.taskId, held.stepIndex, deviceId);
     await refreshTaskStatus(client, held.taskId, deviceId);
     return true;
   });

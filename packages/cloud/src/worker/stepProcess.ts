@@ -3,6 +3,7 @@ import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
 import { signalProcessGroup } from "@lathe/core";
 import { errorCodeSchema, errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import type { Usage } from "../pipelines/pipelineSpec.js";
 
 /** A call the step's policy asks about, as the engine puts it to the driving program. */
 export interface ApprovalQuestion {
@@ -19,8 +20,12 @@ export interface StepProcessRequest {
   prompt: string;
   model?: string;
   approvalMode: string;
+  /** Further flags, each joined to its value (`--mode=ask`, `--append-system-prompt=…`). */
+  extraArgs?: readonly string[];
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
+  /** Why the step stops when `timeoutMs` runs out, when it is not the step's own timeout (a budget). */
+  timeoutError?: LatheErrorInfo;
   signal: AbortSignal;
   /** Every line the engine prints (Claude Code's stream-json messages), in order. */
   onMessage(message: Record<string, unknown>): void;
@@ -36,6 +41,7 @@ export type StepProcessOutcome =
       subtype: string;
       /** What the engine says went wrong in a failed run (its code and message), when it says. */
       engineError?: LatheErrorInfo;
+      usage: Usage;
       exitCode: number | null;
     }
   | { ok: false; error: LatheErrorInfo };
@@ -72,6 +78,7 @@ export function runStepProcess(request: StepProcessRequest): Promise<StepProcess
       `--approval-mode=${request.approvalMode}`,
       `--cwd=${request.cwd}`,
       ...(request.model === undefined ? [] : [`--model=${request.model}`]),
+      ...(request.extraArgs ?? []),
     ];
     const child = spawn(request.command, args, {
       cwd: request.cwd,
@@ -84,7 +91,7 @@ export function runStepProcess(request: StepProcessRequest): Promise<StepProcess
     if (lifeline instanceof Readable) lifeline.on("error", () => undefined).resume();
     let settled = false;
     let result:
-      | { answer: string; isError: boolean; subtype: string; engineError?: LatheErrorInfo }
+      | { answer: string; isError: boolean; subtype: string; engineError?: LatheErrorInfo; usage: Usage }
       | undefined;
     let stopReason: LatheErrorInfo | undefined;
     let stderrTail = "";
@@ -109,10 +116,11 @@ export function runStepProcess(request: StepProcessRequest): Promise<StepProcess
     const timer = setTimeout(
       () =>
         stop(
-          errorInfo(
-            "E_TOOL_TIMEOUT",
-            `The step ran past its timeout of ${Math.round(request.timeoutMs / 1000)} s and was stopped.`,
-          ),
+          request.timeoutError ??
+            errorInfo(
+              "E_TOOL_TIMEOUT",
+              `The step ran past its timeout of ${Math.round(request.timeoutMs / 1000)} s and was stopped.`,
+            ),
         ),
       request.timeoutMs,
     );
@@ -142,6 +150,7 @@ export function runStepProcess(request: StepProcessRequest): Promise<StepProcess
           isError: message.is_error === true,
           subtype: typeof message.subtype === "string" ? message.subtype : "unknown",
           engineError: engineErrorOf(message),
+          usage: usageOf(message),
         };
         child.stdin.end();
       }
@@ -222,6 +231,19 @@ function engineErrorOf(message: Record<string, unknown>): LatheErrorInfo | undef
     ? message.errors.filter((each): each is string => typeof each === "string")
     : [];
   return errors.length > 0 ? errorInfo("E_TOOL_EXECUTION", errors.join("; ")) : undefined;
+}
+
+/** The run's usage from its result line (Claude Code's fields: `usage` and `total_cost_usd`). */
+function usageOf(message: Record<string, unknown>): Usage {
+  const usage = (message.usage ?? {}) as { input_tokens?: unknown; output_tokens?: unknown };
+  const count = (value: unknown) =>
+    typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+  const cost = message.total_cost_usd;
+  return {
+    inputTokens: count(usage.input_tokens),
+    outputTokens: count(usage.output_tokens),
+    costUsd: typeof cost === "number" && Number.isFinite(cost) && cost > 0 ? cost : 0,
+  };
 }
 
 function parseLine(raw: string): Record<string, unknown> | undefined {

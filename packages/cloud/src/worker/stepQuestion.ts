@@ -1,11 +1,15 @@
+import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { cloudSchema } from "../database/migrations.js";
 import { inTransaction } from "../database/transaction.js";
+import { runHereQuestion } from "../tasks/taskControl.js";
 import { appendEvent, type NewEvent } from "../tasks/taskEvents.js";
 import { readStep } from "../tasks/taskRecords.js";
 import { refreshTaskStatus } from "../tasks/taskStatusRefresh.js";
 import { type OrderedWrites, untilWritten } from "./persistentWrites.js";
 import type { RunningStep } from "./runningStep.js";
+
+type Log = (event: Omit<NewEvent, "taskId" | "stepIndex" | "deviceId" | "id">) => void;
 
 /** Puts an approval to every device and waits for the first answer (or the step's end). */
 export async function waitForAnswer(
@@ -13,17 +17,67 @@ export async function waitForAnswer(
   deviceId: string,
   running: RunningStep,
   question: { requestId: string; tool: string; input: unknown; reason: string },
-  log: (event: Omit<NewEvent, "taskId" | "stepIndex" | "deviceId" | "id">) => void,
+  log: Log,
   logs: OrderedWrites,
 ): Promise<{ allow: boolean; message?: string }> {
-  const { taskId, stepIndex, lease } = running;
-  await logs.flush();
   const stored = {
     id: question.requestId,
     tool: question.tool,
     input: question.input,
     reason: question.reason,
   };
+  const answer = await askAndWait(
+    pool,
+    deviceId,
+    running,
+    stored,
+    `needs an answer: allow ${question.tool}? ${question.reason}`.trim(),
+    logs,
+  );
+  log({ kind: "log", message: answer.allow ? `${question.tool} allowed` : `${question.tool} refused` });
+  return answer;
+}
+
+/**
+ * Asks this device's user whether a device step may run here (the seed's LocalExecutionPrompt),
+ * before anything of it runs: only an answer given on this device counts (answerTask checks it).
+ */
+export async function askToRunHere(
+  pool: pg.Pool,
+  deviceId: string,
+  running: RunningStep,
+  step: { name: string; agent: string; prompt: string },
+  logs: OrderedWrites,
+): Promise<{ allow: boolean; message?: string }> {
+  const stored = {
+    id: randomUUID(),
+    kind: runHereQuestion,
+    device: deviceId,
+    step: step.name,
+    agent: step.agent,
+    prompt: step.prompt.slice(0, 2_000),
+  };
+  return askAndWait(
+    pool,
+    deviceId,
+    running,
+    stored,
+    `asks to run step ${running.stepIndex + 1} (${step.name}) on device ${deviceId}: consent there with \`lathe cloud answer ${running.taskId.slice(0, 8)} --allow\` (or --deny)`,
+    logs,
+  );
+}
+
+/** Stores the question, says it, and waits for the first answer (or the step's end). */
+async function askAndWait(
+  pool: pg.Pool,
+  deviceId: string,
+  running: RunningStep,
+  stored: Record<string, unknown>,
+  message: string,
+  logs: OrderedWrites,
+): Promise<{ allow: boolean; message?: string }> {
+  const { taskId, stepIndex, lease } = running;
+  await logs.flush();
   await untilWritten(() =>
     inTransaction(pool, async (client) => {
       await client.query(
@@ -36,7 +90,7 @@ export async function waitForAnswer(
         stepIndex,
         kind: "question",
         level: "warn",
-        message: `needs an answer: allow ${question.tool}? ${question.reason}`.trim(),
+        message,
         data: stored,
         deviceId: deviceId,
       });
@@ -48,13 +102,8 @@ export async function waitForAnswer(
     if (signal.aborted) return { allow: false, message: "The step was stopped." };
     const step = await untilWritten(() => readStep(pool, taskId, stepIndex));
     const answer = step?.answer as { allow?: boolean; message?: string } | null | undefined;
-    if (step !== undefined && step.status !== "needs_input" && answer !== null && answer !== undefined) {
-      log({
-        kind: "log",
-        message: answer.allow === true ? `${question.tool} allowed` : `${question.tool} refused`,
-      });
+    if (step !== undefined && step.status !== "needs_input" && answer !== null && answer !== undefined)
       return { allow: answer.allow === true, message: answer.message };
-    }
     // Woken by the answer's notification, by the worker's housekeeping every few seconds (the
     // backstop for a notification lost while disconnected), or by the step's end.
     await new Promise<void>((resolve) => {

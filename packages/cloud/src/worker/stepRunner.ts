@@ -2,9 +2,13 @@ import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import type pg from "pg";
+import type { PgBoss } from "pg-boss";
 import { cloudSchema } from "../database/migrations.js";
 import { inTransaction } from "../database/transaction.js";
+import { noUsage } from "../pipelines/pipelineSpec.js";
 import type { StepJob } from "../queue/stepQueue.js";
+import { afterStepFailed, attemptsOf } from "../tasks/stepSettlement.js";
+import { budgetReached, timeLeftMs } from "../tasks/taskBudget.js";
 import { appendEvent, type NewEvent } from "../tasks/taskEvents.js";
 import { readStep, readSteps, type StepRecord, type TaskRecord } from "../tasks/taskRecords.js";
 import { refreshTaskStatus } from "../tasks/taskStatusRefresh.js";
@@ -13,12 +17,16 @@ import { type RunningStep, stepKey } from "./runningStep.js";
 import { type Checkout, collectChanges, prepareCheckout, pushBranch } from "./stepCheckout.js";
 import { claimStep, completeStep } from "./stepClaim.js";
 import { describeMessage } from "./stepEvents.js";
+import { lineageOf } from "./stepLineage.js";
 import { runStepProcess } from "./stepProcess.js";
-import { waitForAnswer } from "./stepQuestion.js";
+import { stepPrompt } from "./stepPrompt.js";
+import { askToRunHere, waitForAnswer } from "./stepQuestion.js";
 import { refusedSettings } from "./stepSettings.js";
+import { runVerify } from "./stepVerify.js";
 
 export interface StepRunnerContext {
   pool: pg.Pool;
+  boss: PgBoss;
   deviceId: string;
   /** The `lathe` command the step runs. */
   latheCommand: string;
@@ -94,10 +102,60 @@ async function attempt(
     const id = randomUUID();
     logs.add(() => appendEvent(pool, { ...event, id, taskId: task.id, stepIndex: step.index, deviceId }));
   };
-  const refused = refusedSettings(task);
+  const refused =
+    refusedSettings(task) ??
+    refusedSettings({ approvalMode: task.approvalMode, model: step.agent?.model ?? null });
   if (refused !== undefined) return { ok: false, error: refused, retryable: false };
+  const startedAt = task.startedAt ?? task.createdAt;
+  const timeLeft = timeLeftMs(task.budget, startedAt, new Date());
+  if (timeLeft === 0) {
+    const reached = budgetReached(task.budget, task.usage, startedAt, new Date());
+    return {
+      ok: false,
+      error: reached ?? errorInfo("E_BUDGET_EXCEEDED", "The task is out of time."),
+      retryable: false,
+    };
+  }
+  const steps = await untilWritten(() => readSteps(pool, task.id));
+  if (step.purpose === "rank") {
+    const settled = await settleRankWithoutModel(context, running, step, steps);
+    if (settled !== undefined) return settled;
+  }
+  if (step.runsOn !== null) {
+    if (step.runsOn !== deviceId)
+      return {
+        ok: false,
+        error: errorInfo(
+          "E_TASK_STATE",
+          `Step ${step.index + 1} runs on device ${step.runsOn} only, not on ${deviceId}.`,
+        ),
+        retryable: false,
+      };
+    const consent = await askToRunHere(
+      pool,
+      deviceId,
+      running,
+      { name: step.name, agent: step.agent?.name ?? step.name, prompt: step.prompt },
+      logs,
+    );
+    if (signal.aborted)
+      return {
+        ok: false,
+        error: errorInfo("E_CANCELLED", "The step was stopped."),
+        retryable: running.releasing,
+      };
+    if (!consent.allow)
+      return {
+        ok: false,
+        error: errorInfo(
+          "E_USER_REJECTED",
+          `The user of device ${deviceId} declined to run step ${step.index + 1} (${step.name}) there${consent.message ? `: ${consent.message}` : ""}.`,
+        ),
+        retryable: false,
+      };
+    log({ kind: "consent", message: `the user of ${deviceId} consented: step ${step.index + 1} runs there` });
+  }
   const bundle = task.hasBundle ? await untilWritten(() => readBundle(pool, task.id)) : undefined;
-  const priorSteps = await untilWritten(() => ancestorSteps(pool, task, step));
   const prepared = await prepareCheckout({
     root: context.checkoutRoot,
     taskId: task.id,
@@ -105,7 +163,10 @@ async function attempt(
     repoUrl: task.repoUrl,
     bundle,
     ref: task.ref,
-    priorSteps,
+    priorSteps: lineageOf(step, steps).map((each) => ({
+      patch: each.patch ?? "",
+      message: stepCommitMessage(task, each),
+    })),
     deviceId,
     signal,
   });
@@ -113,14 +174,23 @@ async function attempt(
   const checkout = prepared.checkout;
   made(checkout);
   log({ kind: "log", message: `checkout ready on ${checkout.branch} at ${checkout.stepBase.slice(0, 12)}` });
+  const stepTimeoutMs = task.timeoutSeconds * 1000;
+  const budgetCuts = timeLeft !== undefined && timeLeft < stepTimeoutMs;
   const run = await runStepProcess({
     command: context.latheCommand,
     cwd: checkout.dir,
-    prompt: step.prompt,
-    model: task.model ?? undefined,
+    prompt: stepPrompt(task, step, steps),
+    model: step.agent?.model ?? task.model ?? undefined,
     approvalMode: task.approvalMode,
+    extraArgs: agentArgs(step),
     env: context.env,
-    timeoutMs: task.timeoutSeconds * 1000,
+    timeoutMs: budgetCuts ? timeLeft : stepTimeoutMs,
+    timeoutError: budgetCuts
+      ? errorInfo(
+          "E_BUDGET_EXCEEDED",
+          `The task reached its time budget of ${task.budget?.seconds} s; it ends here.`,
+        )
+      : undefined,
     signal,
     onMessage: (message) => {
       const line = describeMessage(message);
@@ -130,7 +200,12 @@ async function attempt(
   });
   await logs.flush();
   if (!run.ok)
-    return { ok: false, error: run.error, retryable: run.error.code !== "E_CANCELLED" || running.releasing };
+    return {
+      ok: false,
+      error: run.error,
+      retryable:
+        (run.error.code !== "E_CANCELLED" && run.error.code !== "E_BUDGET_EXCEEDED") || running.releasing,
+    };
   if (run.isError) {
     const said = run.engineError?.message ?? run.answer;
     return {
@@ -143,20 +218,106 @@ async function attempt(
       retryable: run.engineError?.retryable ?? true,
     };
   }
-  const collected = await collectChanges(checkout, stepCommitMessage(task, step.index), deviceId, signal);
+  const verify = checksItsWork(task, step) ? await verifyStep(context, task, checkout, signal, log) : null;
+  const collected = await collectChanges(checkout, stepCommitMessage(task, step), deviceId, signal);
   if (!collected.ok) return { ok: false, error: collected.error, retryable: true };
   const lastStep = await isLastOpenStep(pool, task.id, step.index);
-  if (lastStep && task.repoUrl !== null && collected.changes.taskPatch !== "") {
+  const pushes =
+    lastStep && step.attemptNo === null && task.repoUrl !== null && collected.changes.taskPatch !== "";
+  if (pushes && task.repoUrl !== null) {
     const pushFailure = await pushBranch(checkout, task.repoUrl, signal);
     if (pushFailure !== undefined)
       log({ kind: "log", level: "warn", message: `branch not pushed: ${pushFailure.message}` });
   }
+  await logs.flush();
   await untilWritten(() =>
-    completeStep(context.pool, deviceId, running, {
+    completeStep(context.pool, context.boss, deviceId, running, {
       ...collected.changes,
       answer: run.answer,
-      branch: lastStep && collected.changes.taskPatch !== "" ? checkout.branch : null,
-      lastStep,
+      branch: pushes ? checkout.branch : null,
+      verify,
+      usage: run.usage,
+    }),
+  );
+  return { ok: true };
+}
+
+/** The engine's flags for the step's agent: its instructions, and read-only when it only looks. */
+function agentArgs(step: StepRecord): string[] {
+  if (step.agent === null) return [];
+  return [
+    ...(step.agent.instructions.trim() === "" ? [] : [`--append-system-prompt=${step.agent.instructions}`]),
+    ...(step.agent.readonly ? ["--mode=ask"] : []),
+  ];
+}
+
+/** The pipeline's coder is checked by the project's own command after it writes. */
+function checksItsWork(task: TaskRecord, step: StepRecord): boolean {
+  const verify = task.pipeline?.verify;
+  return (
+    verify !== undefined &&
+    verify.trim() !== "" &&
+    step.purpose === "work" &&
+    step.agent?.name === task.pipeline?.coder
+  );
+}
+
+async function verifyStep(
+  context: StepRunnerContext,
+  task: TaskRecord,
+  checkout: Checkout,
+  signal: AbortSignal,
+  log: (event: Omit<NewEvent, "taskId" | "stepIndex" | "deviceId" | "id">) => void,
+) {
+  const command = task.pipeline?.verify ?? "";
+  const result = await runVerify({
+    latheCommand: context.latheCommand,
+    command,
+    cwd: checkout.dir,
+    approvalMode: task.approvalMode,
+    env: context.env,
+    signal,
+  });
+  const lastLine = result.output.trim().split("\n").pop() ?? "";
+  log({
+    kind: "verify",
+    level: result.passed ? "info" : "warn",
+    message: `check \`${command}\` ${result.passed ? "passed" : `failed${result.exitCode === null ? "" : ` (exit ${result.exitCode})`}`}${lastLine === "" ? "" : `: ${lastLine.slice(0, 200)}`}`,
+    data: result,
+  });
+  return result;
+}
+
+/**
+ * A ranking with one attempt or none to weigh needs no model: the one that passed is the best, and
+ * with none passed the task fails, saying why each was rejected.
+ */
+async function settleRankWithoutModel(
+  context: StepRunnerContext,
+  running: RunningStep,
+  rank: StepRecord,
+  steps: readonly StepRecord[],
+): Promise<AttemptOutcome | undefined> {
+  const { passed, rejected } = attemptsOf(rank, steps);
+  if (passed.length > 1) return undefined;
+  const only = passed[0];
+  if (only === undefined)
+    return {
+      ok: false,
+      error: errorInfo(
+        "E_TOOL_EXECUTION",
+        `No attempt passed: ${rejected.map((each) => `#${each.attempt} ${each.reason}`).join("; ")}.`,
+      ),
+      retryable: false,
+    };
+  await untilWritten(() =>
+    completeStep(context.pool, context.boss, context.deviceId, running, {
+      stepPatch: "",
+      taskPatch: only.taskPatch ?? "",
+      answer: `Attempt ${only.attemptNo} is the only one that passed its check.\nRANKING: ${only.attemptNo}`,
+      branch: null,
+      verify: null,
+      usage: noUsage,
     }),
   );
   return { ok: true };
@@ -199,11 +360,12 @@ async function settleFailure(
           data: { error, attempt: job.retryCount },
           deviceId: context.deviceId,
         });
-        if (!retried)
+        if (!retried && current.attemptNo === null)
           await client.query(`UPDATE ${cloudSchema}.tasks SET error = $2 WHERE id = $1`, [
             taskId,
             JSON.stringify(error),
           ]);
+        if (!retried) await afterStepFailed(client, context.boss, taskId, current, context.deviceId);
         await refreshTaskStatus(client, taskId, context.deviceId);
       }
     }),
@@ -220,33 +382,13 @@ async function readBundle(pool: pg.Pool, taskId: string): Promise<Buffer | undef
 }
 
 /** A step's commit on the task's branch. */
-function stepCommitMessage(task: TaskRecord, index: number): string {
-  return `${task.title} (step ${index + 1})`;
-}
-
-/** The changes of every step this one builds on, directly or through others, in step order. */
-async function ancestorSteps(
-  pool: pg.Pool,
-  task: TaskRecord,
-  step: StepRecord,
-): Promise<{ patch: string; message: string }[]> {
-  const steps = await readSteps(pool, task.id);
-  const byIndex = new Map(steps.map((each) => [each.index, each]));
-  const needed = new Set<number>();
-  const visit = (index: number) => {
-    for (const parent of byIndex.get(index)?.dependsOn ?? []) {
-      if (needed.has(parent)) continue;
-      needed.add(parent);
-      visit(parent);
-    }
-  };
-  visit(step.index);
-  return [...needed]
-    .sort((a, b) => a - b)
-    .map((index) => ({ patch: byIndex.get(index)?.patch ?? "", message: stepCommitMessage(task, index) }));
+function stepCommitMessage(task: TaskRecord, step: StepRecord): string {
+  return `${task.title} (step ${step.index + 1}${step.agent === null ? "" : `: ${step.name}`})`;
 }
 
 async function isLastOpenStep(pool: pg.Pool, taskId: string, stepIndex: number): Promise<boolean> {
   const steps = await untilWritten(() => readSteps(pool, taskId));
-  return steps.every((step) => step.index === stepIndex || step.status === "completed");
+  return steps.every(
+    (step) => step.index === stepIndex || step.status === "completed" || step.status === "skipped",
+  );
 }

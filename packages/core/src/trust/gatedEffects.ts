@@ -1,3 +1,4 @@
+import { parseFrontMatter } from "../context/rules/frontMatter.js";
 import { parseHooksConfig } from "../hooks/hookConfig.js";
 import { type McpServerConfig, parseMcpConfig } from "../mcp/mcpConfig.js";
 import { ruleListsOf } from "../policy/rules/settingsFiles.js";
@@ -26,7 +27,8 @@ export function describeGatedFiles(projectRoot: string, files: readonly GatedFil
 
 function effectsOf(projectRoot: string, file: GatedFile): string[] {
   if (file.kind === "agent") return [`sub-agent "${agentName(file)}" with its own instructions and tools`];
-  if (file.kind === "command") return [`slash command /${commandName(file)} with its own prompt text`];
+  if (file.kind === "command") return [`slash command /${baseName(file)} with its own prompt text`];
+  if (file.kind === "pipeline") return pipelineEffects(file);
   let json: unknown;
   try {
     json = JSON.parse(file.text);
@@ -67,13 +69,23 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** A command is named by its file, without `.md`. */
-function commandName(file: GatedFile): string {
+/** The pipeline, and the command its verify step would run after each coding step. */
+function pipelineEffects(file: GatedFile): string[] {
+  const parsed = parseFrontMatter(file.text);
+  const data = parsed.ok ? parsed.data : {};
+  const name = typeof data.name === "string" ? data.name : baseName(file);
+  const effects = [`cloud pipeline "${name}" with its own steps and agent instructions`];
+  if (typeof data.verify === "string") effects.push(`verify runs: ${data.verify}`);
+  return effects;
+}
+
+/** The file's name without its folder and `.md`: a command's name, and the default of the others. */
+function baseName(file: GatedFile): string {
   return (file.path.split("/").at(-1) ?? file.path).replace(/\.md$/, "");
 }
 
 /** The front matter's `name:`, else the file's name without `.md`. */
 function agentName(file: GatedFile): string {
   const named = /^---\r?\n(?:.*\r?\n)*?name:\s*["']?([^"'\r\n]+?)["']?\s*\r?\n/.exec(file.text);
-  return named?.[1] ?? (file.path.split("/").at(-1) ?? file.path).replace(/\.md$/, "");
+  return named?.[1] ?? baseName(file);
 }

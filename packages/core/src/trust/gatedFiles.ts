@@ -5,7 +5,7 @@ import { projectMcpFiles } from "../mcp/loadMcpConfig.js";
 import { projectSettingsFiles, ruleListsOf } from "../policy/rules/settingsFiles.js";
 
 /** What a gated file can do once the folder is trusted. */
-export type GatedFileKind = "hooks" | "mcp" | "settings" | "agent" | "command";
+export type GatedFileKind = "hooks" | "mcp" | "settings" | "agent" | "command" | "pipeline";
 
 /** A project file that starts programs or widens the policy, and so waits for the folder's trust. */
 export interface GatedFile {
@@ -20,12 +20,14 @@ export interface GatedFile {
 
 const agentsFolder = ".lathe/agents";
 const commandsFolder = ".lathe/commands";
+/** Cloud pipelines: each chooses a verify command and the instructions its agents follow. */
+const pipelinesFolder = ".lathe/pipelines";
 
 /**
  * The gated files a folder holds now: `.lathe/hooks.json`, the project's MCP files, project
  * settings that hold allow rules (deny and ask rules only narrow, so a settings file without allow
- * rules is not gated), `.lathe/agents/*.md` and `.lathe/commands/*.md`. A missing file costs one failed open; nothing else
- * in the project is read.
+ * rules is not gated), `.lathe/agents/*.md`, `.lathe/commands/*.md` and `.lathe/pipelines/*.md`. A
+ * missing file costs one failed open; nothing else in the project is read.
  */
 export function readGatedFiles(projectRoot: string): GatedFile[] {
   const files: GatedFile[] = [];
@@ -41,6 +43,8 @@ export function readGatedFiles(projectRoot: string): GatedFile[] {
   for (const file of projectSettingsFiles) add(file, "settings");
   for (const name of markdownNames(projectRoot, agentsFolder)) add(`${agentsFolder}/${name}`, "agent");
   for (const name of markdownNames(projectRoot, commandsFolder)) add(`${commandsFolder}/${name}`, "command");
+  for (const name of markdownNames(projectRoot, pipelinesFolder))
+    add(`${pipelinesFolder}/${name}`, "pipeline");
   return files;
 }
 

@@ -24,6 +24,11 @@ describe("describeGatedFiles", () => {
     bed.write(".lathe/agents/reviewer.md", "---\nname: code-reviewer\ndescription: reviews\n---\nReview.\n");
     bed.write(".cursor/mcp.json", "{ broken");
     bed.write(".lathe/commands/ship.md", "Ship it.\n");
+    bed.write(
+      ".lathe/pipelines/careful.md",
+      "---\nname: slow-and-sure\nsteps: [coder]\nverify: npm test\n---\n",
+    );
+    bed.write(".lathe/pipelines/plain.md", "Be brief.\n");
     const trust = checkWorkspaceTrust({ projectRoot: bed.projectRoot, latheHome: bed.latheHome });
     expect(describeGatedFiles(trust.projectRoot, trust.files)).toEqual([
       {
@@ -61,6 +66,19 @@ describe("describeGatedFiles", () => {
         path: ".lathe/commands/ship.md",
         kind: "command",
         effects: ["slash command /ship with its own prompt text"],
+      },
+      {
+        path: ".lathe/pipelines/careful.md",
+        kind: "pipeline",
+        effects: [
+          'cloud pipeline "slow-and-sure" with its own steps and agent instructions',
+          "verify runs: npm test",
+        ],
+      },
+      {
+        path: ".lathe/pipelines/plain.md",
+        kind: "pipeline",
+        effects: ['cloud pipeline "plain" with its own steps and agent instructions'],
       },
     ]);
   });

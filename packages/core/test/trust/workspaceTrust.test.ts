@@ -40,7 +40,7 @@ describe("checkWorkspaceTrust", () => {
     expect(existsSync(trustRecordPath(bed.latheHome))).toBe(false);
   });
 
-  it("gates hooks, both MCP files, settings that allow, agents and commands, and fingerprints paths with contents", () => {
+  it("gates hooks, both MCP files, settings that allow, agents, commands and pipelines, and fingerprints paths with contents", () => {
     const hooks = JSON.stringify(plantedHooks);
     const mcp = JSON.stringify({ mcpServers: { x: { command: "touch", args: ["/tmp/m"] } } });
     const settings = JSON.stringify({ permissions: { allow: ["run_terminal_cmd"] } });
@@ -51,6 +51,8 @@ describe("checkWorkspaceTrust", () => {
     bed.write(".lathe/agents/reviewer.md", "---\ndescription: reviews\n---\nReview.\n");
     bed.write(".lathe/agents/notes.txt", "not an agent");
     bed.write(".lathe/commands/ship.md", "Ship it.\n");
+    bed.write(".lathe/pipelines/careful.md", "---\nsteps: [coder, reviewer]\nverify: npm test\n---\n");
+    bed.write(".lathe/pipelines/draft.txt", "not a pipeline");
     const trust = check();
     expect(trust.status).toBe("untrusted");
     const expected = [
@@ -64,6 +66,11 @@ describe("checkWorkspaceTrust", () => {
         sha256: sha256("---\ndescription: reviews\n---\nReview.\n"),
       },
       { path: ".lathe/commands/ship.md", kind: "command", sha256: sha256("Ship it.\n") },
+      {
+        path: ".lathe/pipelines/careful.md",
+        kind: "pipeline",
+        sha256: sha256("---\nsteps: [coder, reviewer]\nverify: npm test\n---\n"),
+      },
     ];
     expect(trust.files.map(({ path, kind, sha256 }) => ({ path, kind, sha256 }))).toEqual(expected);
     expect(trust.fingerprint).toBe(trustFingerprint(expected));

@@ -61,6 +61,12 @@ export const fakeTurnSchema = z
     refused: z.boolean().optional(),
     /** Send nothing at all for this long before answering. */
     hang_ms: z.number().int().nonnegative().optional(),
+    /**
+     * Served only to a request whose body (its JSON text) holds this string: the first turn not
+     * served yet that fits is the answer. Lets one script answer requests that arrive in any order
+     * (steps of a pipeline on several workers, attempts side by side).
+     */
+    when: z.string().min(1).optional(),
     error: scriptedErrorSchema.optional(),
   })
   .superRefine((turn, context) => {

@@ -159,6 +159,7 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
   const turns = await loadFakeScript(options.script);
   const requests: RecordedRequest[] = [];
   let turnsServed = 0;
+  const served = new Set<number>();
 
   async function answer(
     res: ServerResponse,
@@ -167,12 +168,26 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
     requestBytes: number,
   ): Promise<void> {
     const { wire } = endpoint;
-    const turn = turns[turnsServed];
+    const text = JSON.stringify(body);
+    const index = turns.findIndex(
+      (candidate, at) => !served.has(at) && (candidate.when === undefined || text.includes(candidate.when)),
+    );
+    const turn = turns[index];
     if (turn === undefined) {
       // 400, not 5xx: clients retry server errors, and an exhausted script will not get better.
-      sendJson(res, 400, wire.errorBody(400, `fake-llm: script exhausted after ${turns.length} turns`));
+      sendJson(
+        res,
+        400,
+        wire.errorBody(
+          400,
+          served.size === turns.length
+            ? `fake-llm: script exhausted after ${turns.length} turns`
+            : `fake-llm: no turn left for this request (${turns.length - served.size} left, each for another request)`,
+        ),
+      );
       return;
     }
+    served.add(index);
     turnsServed++;
     const turnNumber = turnsServed;
     if (turn.hang_ms !== undefined) {

@@ -11,6 +11,7 @@ const kindNames: Record<TrustReply["files"][number]["kind"], string> = {
   settings: "permission rules",
   agent: "agent",
   command: "slash command",
+  pipeline: "cloud pipeline",
 };
 
 /** Whether the folder holds files that would run or widen something and the user has not trusted them. */

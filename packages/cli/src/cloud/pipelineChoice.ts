@@ -1,0 +1,40 @@
+import { loadPipeline, type PipelineSpec } from "@lathe/cloud";
+import { projectTrusted, type WorkspaceTrust } from "@lathe/core";
+import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
+import { projectTrustFor } from "../trustServices.js";
+
+/**
+ * The pipeline a cloud task runs, resolved here on the submitting device and stored with the
+ * task. The project's pipelines and agents are read only when the folder is trusted, as a
+ * session reads its agents: a pipeline file chooses a verify command and its agents' instructions.
+ */
+export async function choosePipeline(request: {
+  projectRoot: string;
+  latheHome: string;
+  name: string;
+  verify?: string;
+}): Promise<{ ok: true; pipeline: PipelineSpec; notices: string[] } | { ok: false; error: LatheErrorInfo }> {
+  const checked = projectTrustFor(request.latheHome, request.projectRoot);
+  if (!checked.ok) return { ok: false, error: errorInfo("E_INVALID_ARGS", checked.error.message) };
+  const trust = checked.value;
+  const projectFiles = projectTrusted(trust);
+  const loaded = await loadPipeline(request.projectRoot, request.name, {
+    projectFiles,
+    verify: request.verify,
+  });
+  if (!loaded.ok) return loaded;
+  return { ok: true, pipeline: loaded.pipeline, notices: projectFiles ? [] : unreadFiles(trust) };
+}
+
+/** The pipeline and agent files an untrusted folder holds, which were left unread. */
+function unreadFiles(trust: WorkspaceTrust): string[] {
+  const unread = trust.files.filter((file) => file.kind === "pipeline" || file.kind === "agent");
+  if (unread.length === 0) return [];
+  const why =
+    trust.status === "changed"
+      ? `its files changed since ${trust.projectRoot} was trusted`
+      : `${trust.projectRoot} is not trusted`;
+  return [
+    `${unread.map((file) => file.path).join(", ")} not read: ${why}. Read them, then \`lathe trust\` would let pipelines use them.`,
+  ];
+}
