@@ -5,12 +5,14 @@
 // is measured), and the scaling ratio (target near-linear). (3) 10,000 queued steps claimed by 16
 // claimers (processes with the workers' queue and claim, no engine; one claimer alone first, for
 // the claim's own cost): claim latency p50/p95, claims per second, and the database's size before
-// and after.
+// and after. (4) Pipelines (pipelineLoad.mjs): a pipeline's own overhead per step, what any step
+// costs beyond its model, and a three-attempt best-of-N task with three workers against one.
 import { performance } from "node:perf_hooks";
 import { openCloudDatabase, readSteps, startStepQueue, submitTask } from "../../packages/cloud/dist/index.js";
 import { startThrowawayPostgres } from "../../packages/testkit/dist/index.js";
 import { startBenchWorker, taskDone, tempRepository } from "./benchFleet.mjs";
 import { measureClaims } from "./claimLoad.mjs";
+import { measurePipelines } from "./pipelineLoad.mjs";
 
 const latencySamples = 30;
 const modelSeconds = 2;
@@ -45,6 +47,7 @@ export async function run() {
     const latency = await measureStartLatency(postgres.url, database, submit);
     const handOff = await measureHandOff(postgres.url, database, submit);
     const throughput = await measureThroughput(postgres.url, database, submit);
+    const pipelines = await measurePipelines(postgres.url, database, submit);
     const claims = await measureClaims(postgres.url);
     return [
       {
@@ -86,6 +89,39 @@ export async function run() {
       { metric: `claims per second, ${claims.claimers} claimers`, value: claims.perSecond, unit: "/s" },
       { metric: `database size, ${claims.steps} steps queued`, value: claims.queuedMb, unit: "MB" },
       { metric: "database size, after all claimed and completed", value: claims.doneMb, unit: "MB" },
+      {
+        metric: "pipeline overhead per step (4-step pipeline − the same 4 steps as a plain chain, ÷ 4)",
+        value: pipelines.overheadPerStep,
+        unit: "ms",
+        target: "< 50",
+      },
+      {
+        metric: "per step, plain chain (model answering at once)",
+        value: pipelines.chainPerStep,
+        unit: "ms",
+      },
+      { metric: "per step, pipeline", value: pipelines.pipelinePerStep, unit: "ms" },
+      {
+        metric: "a step's claim → its model's first request (checkout, engine start)",
+        value: pipelines.claimToModel,
+        unit: "ms",
+      },
+      {
+        metric: "a step's last model answer → the next step claimed",
+        value: pipelines.answerToNextClaim,
+        unit: "ms",
+      },
+      {
+        metric: "3-attempt task end to end, 1 worker (model 2 s per attempt)",
+        value: pipelines.attemptsOneWorker,
+        unit: "s",
+      },
+      { metric: "3-attempt task end to end, 3 workers", value: pipelines.attemptsThreeWorkers, unit: "s" },
+      {
+        metric: "3-attempt task, 1 worker ÷ 3 workers",
+        value: round(pipelines.attemptsOneWorker / pipelines.attemptsThreeWorkers, 2),
+        unit: "×",
+      },
     ];
   } finally {
     await queue.stop({ graceful: false, timeout: 1_000 }).catch(() => undefined);

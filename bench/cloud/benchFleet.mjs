@@ -9,8 +9,9 @@ import { fakeKeys, startFakeLlm } from "../../packages/testkit/dist/index.js";
 
 const lathe = fileURLToPath(new URL("../../packages/cli/bin/lathe", import.meta.url));
 
-export async function startBenchWorker(url, deviceId, turns) {
-  const model = await startFakeLlm({ script: { turns } });
+/** A worker on its own scripted model, or on `shared` (a model server several workers ask). */
+export async function startBenchWorker(url, deviceId, turns, shared) {
+  const model = shared ?? (await startFakeLlm({ script: { turns } }));
   const home = mkdtempSync(path.join(tmpdir(), "lathe-bench-worker-"));
   writeFileSync(
     path.join(home, "settings.json"),
@@ -37,7 +38,7 @@ export async function startBenchWorker(url, deviceId, turns) {
     async stop() {
       child.kill("SIGTERM");
       await exited;
-      await model.close();
+      if (shared === undefined) await model.close();
       rmSync(home, { recursive: true, force: true });
     },
   };
@@ -49,15 +50,15 @@ export async function taskDone(database, taskId, timeoutMs = 60_000) {
     const task = await readTask(database.pool, taskId);
     if (task.status === "completed") return task;
     if (task.status === "failed" || task.status === "cancelled")
-      throw new Error(`task ${taskId} ${task.status}`);
+      throw new Error(`task ${taskId} ${task.status}: ${task.error?.message ?? "no error stored"}`);
     if (Date.now() > deadline) throw new Error(`task ${taskId} still ${task.status}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
-export function tempRepository() {
+export function tempRepository(files = { "a.txt": "first\n" }) {
   const dir = mkdtempSync(path.join(tmpdir(), "lathe-bench-repo-"));
-  writeFileSync(path.join(dir, "a.txt"), "first\n");
+  for (const [name, contents] of Object.entries(files)) writeFileSync(path.join(dir, name), contents);
   const git = (...args) =>
     execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd: dir });
   git("init", "-q");

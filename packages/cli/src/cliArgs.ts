@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { type ApprovalMode, approvalModeSchema, parseRule } from "@lathe/core";
+import { type ApprovalMode, approvalModeSchema, latheToolName, parseRule } from "@lathe/core";
 import { type Mode, modeSchema } from "@lathe/protocol";
 import { splitToolList, takeIgnoredClaudeFlags } from "./agentSdk/claudeFlags.js";
 import {
@@ -43,6 +43,8 @@ export interface CliArgs {
   claudePermissionMode?: ClaudePermissionMode;
   /** `--append-system-prompt`: text sent with every request, as a rule from the user's settings is. */
   appendSystemPrompt?: string;
+  /** `--tools`: only these tools are offered to the model (Claude Code's names read as Lathe's). */
+  tools?: string[];
   /** Claude Code flags that were given and that Lathe accepts without acting on them. */
   ignoredFlags: string[];
 }
@@ -126,6 +128,8 @@ Options:
       --permission-mode MODE Claude Code's names: default | acceptEdits | bypassPermissions | plan | dontAsk | auto
       --permission-prompt-tool stdio  stream-json: approvals asked of the driving program
       --append-system-prompt TEXT  instructions sent with every request (as a rule in settings)
+      --tools LIST           only these tools are offered, separated by commas (Claude Code's
+                             names too: Read,Grep); "" offers none, "default" every tool
       --allowedTools LIST    Claude Code's spelling of --allow: rules separated by commas
       --disallowedTools LIST Claude Code's spelling of --deny
       --plan FILE            run a plan saved by plan mode (.lathe/plans/…) in agent mode, headless
@@ -233,9 +237,16 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       permissionPromptTool: promptTool,
       claudePermissionMode: claudeMode,
       appendSystemPrompt: values["append-system-prompt"],
+      tools: offeredTools(values.tools),
       ignoredFlags: claude.ignored,
     },
   };
+}
+
+/** `--tools`: Claude Code's list, whose `default` means every tool and `""` none. */
+function offeredTools(list: string | undefined): string[] | undefined {
+  if (list === undefined || list.trim() === "default") return undefined;
+  return splitToolList(list).map(latheToolName);
 }
 
 /** A plan runs where tools can change files: agent mode (or debug), never plan or ask. */
@@ -283,6 +294,7 @@ function parse(argv: string[]) {
       "permission-mode": { type: "string" },
       "max-turns": { type: "string" },
       "append-system-prompt": { type: "string" },
+      tools: { type: "string" },
       allowedTools: { type: "string", multiple: true },
       "allowed-tools": { type: "string", multiple: true },
       disallowedTools: { type: "string", multiple: true },

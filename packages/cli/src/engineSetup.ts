@@ -233,6 +233,7 @@ export async function setUpEngine(inputs: EngineInputs): Promise<EngineSetup> {
     mode: args.mode ?? settings.mode,
     approvalMode: args.approvalMode ?? settings.approvalMode,
     maxIterations: args.maxIterations ?? settings.maxIterations,
+    offeredTools: args.tools,
     requestApproval: inputs.requestApproval,
     shell: env.SHELL,
     editorBuffers: inputs.editorBuffers,

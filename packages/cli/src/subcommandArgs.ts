@@ -10,6 +10,11 @@ export interface CommandIo {
   env: Record<string, string | undefined>;
   stdout(text: string): void;
   stderr(text: string): void;
+  /**
+   * Stops a command that runs until it is stopped (`cloud watch`) when the face that runs it says
+   * so (the terminal UI's Esc); without it, the process's SIGINT and SIGTERM do.
+   */
+  signal?: AbortSignal;
 }
 
 /** Flags every storage subcommand takes. */

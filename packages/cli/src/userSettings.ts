@@ -69,6 +69,11 @@ export const userSettingsSchema = z
     approvalMode: approvalModeSchema.optional(),
     maxIterations: z.number().int().positive().optional(),
     fallbackModels: z.array(z.string()).optional(),
+    /**
+     * The model of each pipeline agent by name (`{"reviewer": "anthropic:claude-sonnet-4-5"}`): a
+     * cloud task's step of that agent runs on it, with its worker's fallbacks behind it.
+     */
+    agentModels: z.record(z.string(), z.string()).optional(),
     baseUrls: z.record(z.string(), z.string()).optional(),
     /** Permission rules; read and checked by the rule loader, which reports mistakes by file. */
     permissions: z.unknown().optional(),

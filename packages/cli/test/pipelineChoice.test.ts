@@ -108,4 +108,30 @@ describe("choosePipeline", () => {
       `${join(repo.home, "settings.json")} has invalid settings:\n  trustAllFolders:`,
     );
   });
+
+  it("runs each agent on the model the user's agentModels setting names for it", async () => {
+    const repo = repositoryWithPipeline();
+    writeFileSync(
+      join(repo.home, "settings.json"),
+      JSON.stringify({
+        agentModels: { reviewer: "anthropic:claude-sonnet-4-5", planner: "openai:gpt-4.1-mini" },
+      }),
+    );
+    const chosen = await choose(repo, "default");
+    expect(
+      chosen.ok && chosen.pipeline.steps.map((step) => [step.agent.name, step.agent.model ?? null]),
+    ).toEqual([
+      ["planner", "openai:gpt-4.1-mini"],
+      ["researcher", null],
+      ["coder", null],
+      ["reviewer", "anthropic:claude-sonnet-4-5"],
+      ["documenter", null],
+    ]);
+    writeFileSync(join(repo.home, "settings.json"), JSON.stringify({ agentModels: { coder: "--model" } }));
+    const refused = await choose(repo, "default");
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.error.code).toBe("E_INVALID_ARGS");
+    expect(refused.error.message).toMatch(/^agentModels\.coder in settings\.json: /);
+  });
 });

@@ -354,6 +354,12 @@ describe("slash commands", () => {
     ["/checkpoints", [], { kind: "checkpoints" }],
     ["/mcp", [], { kind: "mcp" }],
     ["/trust", [], { kind: "trust" }],
+    ["/cloud", [], { kind: "cloud", args: "" }],
+    [
+      '/cloud submit "fix the cache" --priority 2',
+      [],
+      { kind: "cloud", args: 'submit "fix the cache" --priority 2' },
+    ],
     ["/nonsense", [], { kind: "unknown", name: "nonsense" }],
     ["fix /etc/hosts parsing", [], undefined],
   ];

@@ -172,7 +172,7 @@ describe("pipeline files", () => {
   it("reuses a project agent as a step, names the coder and the reviewer, and takes steps as - lines", async () => {
     write(
       ".lathe/agents/security.md",
-      "---\ndescription: Security review\nreadonly: true\nmodel: anthropic:claude-sonnet-4-5\n---\nLook for injection.\n",
+      "---\ndescription: Security review\nreadonly: true\nmodel: anthropic:claude-sonnet-4-5\ntools: [read_file, search_files]\n---\nLook for injection.\n",
     );
     write(".lathe/agents/builder.md", "---\ndescription: Builds\n---\nBuild it.\n");
     write(
@@ -186,6 +186,7 @@ describe("pipeline files", () => {
       instructions: "Look for injection.",
       readonly: true,
       model: "anthropic:claude-sonnet-4-5",
+      tools: ["read_file", "search_files"],
       source: ".lathe/agents/security.md",
     });
     expect(pipeline.steps[2]?.agent.source).toBe("builtin");

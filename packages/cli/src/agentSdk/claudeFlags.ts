@@ -28,7 +28,6 @@ const ignoredWithValue = new Set([
   "--system-prompt",
   "--task-budget",
   "--thinking-display",
-  "--tools",
 ]);
 
 const ignoredSwitches = new Set([

@@ -34,7 +34,8 @@ Commands:
   up                       start a private PostgreSQL for this machine (under $LATHE_HOME) and
                            print its URL; commands here use it when no other is given
   down                     stop it
-  submit "TASK"            queue a task (the router says where it belongs, and why)
+  submit "TASK"            queue a task (the router says where it belongs, and why); with
+                           --pipeline it runs as agent steps, with --attempts as best-of-N
   list                     tasks, newest first
   show ID                  a task, its steps and its result
   watch ID                 follow a task's log live until it ends (exit 0 completed, 1 failed,
@@ -42,8 +43,10 @@ Commands:
   logs ID                  a task's log so far
   cancel ID                stop a task; a running step's processes are killed on its worker
   retry ID                 run a failed or cancelled task again
-  answer ID --allow|--deny answer the approval a paused task waits for
-  apply ID                 apply the task's patch to this project, after a checkpoint
+  answer ID --allow|--deny answer the approval a paused task waits for, or consent (on this
+                           device only) to one of its steps running here
+  apply ID                 apply the task's patch to this project, after a checkpoint (with
+                           --attempt K, attempt K's)
 
 ID is a task id or a unique prefix of one (list prints 8 characters).
 
@@ -55,6 +58,18 @@ Options:
       --ref REF              submit: the branch, tag or commit to start from (default: HEAD)
       --step "STEP"          submit: a further step (repeatable), run after the one before it,
                              starting from its changes
+      --pipeline NAME        submit: run as a pipeline of agents: default (planner → researcher?
+                             → coder → reviewer → documenter?), quick (coder → reviewer), or one
+                             of a trusted project's .lathe/pipelines/*.md
+      --attempts N           submit: best-of-N: N coding attempts side by side (1–8), each
+                             checked by --verify, the ones that pass ranked by the reviewer
+      --verify "COMMAND"     submit: the project's own check after each coding step (tests,
+                             build, lint), run sandboxed under the task's approval mode
+      --on-device STEP       submit: a step (by name: coder, task…) that runs on this device
+                             only, after you consent here (repeatable; needs \`lathe worker\` here)
+      --max-tokens N         submit: end the task once it has used N tokens
+      --max-cost USD         submit: end the task once it has cost this much
+      --max-time SECONDS     submit: end the task once it has run this long
       --priority N           submit: higher runs first (default 0)
       --timeout SECONDS      submit: per step (default 3600)
       --retries N            submit: retries of a failed step, with backoff (default 2)
@@ -65,9 +80,11 @@ Options:
       --bundle-cap MB        submit: the largest bundle sent (default 50)
       --allow | --deny       answer: the decision
       --message TEXT         answer: the reason given to the model with a refusal
+      --step N               answer: the step whose question it is (default: the first waiting)
       --after-seq N          watch, logs: only events after this sequence number
       --status STATUS        list: only tasks in this status
       --limit N              list: at most N tasks (default 50)
+      --attempt K            apply: best-of-N attempt K's patch rather than the best one's
       --cwd DIR              apply: the project (default: the current directory)
       --json                 print JSON
   -h, --help                 this help
@@ -152,11 +169,16 @@ export async function runCloudCommand(io: CommandIo): Promise<number> {
           "queued again",
         );
       case "answer": {
+        const step = args.values.step?.[0];
+        const stepNumber = step === undefined ? undefined : Number(step);
+        if (stepNumber !== undefined && (!Number.isInteger(stepNumber) || stepNumber < 1))
+          return args.misuse("--step takes a step number (1 is the first)");
         const answered = await answerTask(
           database.pool,
           task.id,
           { allow: args.values.allow === true, message: args.values.message },
           context.deviceId,
+          stepNumber === undefined ? undefined : stepNumber - 1,
         );
         if (!answered.ok) return failed(io, answered.error);
         io.stdout(

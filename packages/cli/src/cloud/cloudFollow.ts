@@ -24,21 +24,27 @@ export async function followEvents(context: CloudContext, task: TaskRecord, live
     }
     return exitCodes.completed;
   }
+  // A face that runs the command inside its own process (the terminal UI) stops it with io.signal
+  // and keeps SIGINT and SIGTERM to itself: a listener here would keep that process from ending.
   const stop = new AbortController();
+  const signal = io.signal ?? stop.signal;
   const onSignal = () => stop.abort();
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  if (io.signal === undefined) {
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+  }
   try {
     // A finished task's feed ends at its last event: the stored ones are printed, then it stops.
     const finishedAlready = isFinished(task.status) && task.lastSeq <= afterSeq;
-    if (!finishedAlready) {
+    // Stopped while the task was being found: the feed would not hear a signal given before it.
+    if (!finishedAlready && !signal.aborted) {
       await followTask({
         pool: database.pool,
         url: database.url,
         taskId: task.id,
         afterSeq,
         untilFinished: true,
-        signal: stop.signal,
+        signal,
         onEvent: print,
         onConnection: (state) =>
           io.stderr(
@@ -50,7 +56,7 @@ export async function followEvents(context: CloudContext, task: TaskRecord, live
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
-  if (stop.signal.aborted) return exitCodes.cancelled;
+  if (signal.aborted) return exitCodes.cancelled;
   const final = await readTask(database.pool, task.id);
   if (final?.status === "completed") return exitCodes.completed;
   if (final?.status === "cancelled") return exitCodes.cancelled;

@@ -1,7 +1,8 @@
 import { loadPipeline, type PipelineSpec } from "@lathe/cloud";
-import { projectTrusted, type WorkspaceTrust } from "@lathe/core";
+import { parseModelId, projectTrusted, type WorkspaceTrust } from "@lathe/core";
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import { projectTrustFor } from "../trustServices.js";
+import { loadUserSettings } from "../userSettings.js";
 
 /**
  * The pipeline a cloud task runs, resolved here on the submitting device and stored with the
@@ -23,7 +24,42 @@ export async function choosePipeline(request: {
     verify: request.verify,
   });
   if (!loaded.ok) return loaded;
-  return { ok: true, pipeline: loaded.pipeline, notices: projectFiles ? [] : unreadFiles(trust) };
+  const models = agentModelsOf(request.latheHome);
+  if (!models.ok) return models;
+  return {
+    ok: true,
+    pipeline: withAgentModels(loaded.pipeline, models.value),
+    notices: projectFiles ? [] : unreadFiles(trust),
+  };
+}
+
+/** The user's `agentModels` setting, each a model id. */
+function agentModelsOf(
+  latheHome: string,
+): { ok: true; value: Record<string, string> } | { ok: false; error: LatheErrorInfo } {
+  const loaded = loadUserSettings(latheHome);
+  if (!loaded.ok) return { ok: false, error: errorInfo("E_INVALID_ARGS", loaded.message) };
+  const models = loaded.settings.agentModels ?? {};
+  for (const [agent, model] of Object.entries(models)) {
+    const parsed = parseModelId(model);
+    if (!parsed.ok)
+      return {
+        ok: false,
+        error: errorInfo("E_INVALID_ARGS", `agentModels.${agent} in settings.json: ${parsed.error.message}`),
+      };
+  }
+  return { ok: true, value: models };
+}
+
+/** The user's choice of model for an agent comes before the agent file's: the user pays for it. */
+function withAgentModels(pipeline: PipelineSpec, models: Record<string, string>): PipelineSpec {
+  return {
+    ...pipeline,
+    steps: pipeline.steps.map((step) => {
+      const model = models[step.agent.name] ?? step.agent.model;
+      return model === undefined ? step : { ...step, agent: { ...step.agent, model } };
+    }),
+  };
 }
 
 /** The pipeline and agent files an untrusted folder holds, which were left unread. */

@@ -14,6 +14,8 @@ export type SlashCommand =
   | { kind: "clear" }
   | { kind: "mcp" }
   | { kind: "trust" }
+  /** `lathe cloud`'s commands, with their arguments as typed. */
+  | { kind: "cloud"; args: string }
   /** A custom command or an MCP prompt: the session fills it in. */
   | { kind: "send" }
   | { kind: "unknown"; name: string };
@@ -32,6 +34,10 @@ export const commandHelp: readonly [command: string, what: string][] = [
   ["/clear", "start a new session"],
   ["/mcp", "the MCP servers, their state and tools"],
   ["/trust", "trust this folder's hooks, MCP servers, rules and agents, and restart the session with them"],
+  [
+    "/cloud [list|submit TASK|watch ID|…]",
+    "tasks on the worker fleet, as lathe cloud runs them (Esc stops a watch)",
+  ],
   ["/cost", "tokens and cost of this session"],
   ["/exit", "quit (Ctrl+D, or Ctrl+C twice, too)"],
 ];
@@ -52,6 +58,7 @@ const builtin: Record<string, (rest: string) => SlashCommand> = {
   clear: () => ({ kind: "clear" }),
   mcp: () => ({ kind: "mcp" }),
   trust: () => ({ kind: "trust" }),
+  cloud: (rest) => ({ kind: "cloud", args: rest }),
 };
 
 /** Every command name the input completes: the terminal UI's own, then the user's. */

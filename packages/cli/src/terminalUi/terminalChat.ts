@@ -16,6 +16,7 @@ import type { Instance } from "ink";
 import type { SwitchableEngine } from "../switchableEngine.js";
 import { gatedFilesText, trustReply } from "../trustReply.js";
 import { approvalDetail, approvalDiff, callTarget } from "./approvalDetail.js";
+import { CloudSlashCommand } from "./cloudSlashCommand.js";
 import { mentionCandidates } from "./mentionCandidates.js";
 import {
   checkpointList,
@@ -117,6 +118,14 @@ export class TerminalChat {
   private switching = false;
   private readonly sent: string[] = [];
   private finished: () => void = () => {};
+  /** `/cloud`; its watch streams in the background, each event drawn with the next frame. */
+  private readonly cloud = new CloudSlashCommand({
+    show: (text, level) =>
+      this.state.updateSoon((view) => ({ ...view, transcript: withNotice(view.transcript, text, level) })),
+    projectRoot: () => this.setup?.engine.current.projectRoot,
+    // As `lathe cloud` gets it: LATHE_DATABASE_URL names the task database.
+    env: process.env,
+  });
 
   readonly requestApproval = (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> =>
     new Promise((resolve) => {
@@ -186,6 +195,7 @@ export class TerminalChat {
     await this.mount();
     await done;
     process.off("SIGHUP", hangUp);
+    this.cloud.stopWatching();
     this.unsubscribe();
     this.instance?.unmount();
     await this.instance?.waitUntilExit();
@@ -218,7 +228,10 @@ export class TerminalChat {
 
   private readonly controls: TerminalControls = {
     submit: (text) => this.submit(text),
-    stop: () => this.session?.cancel(),
+    // A watch first: stopping it loses nothing (the task goes on), a second Esc stops the run.
+    stop: () => {
+      if (!this.cloud.stopWatching()) this.session?.cancel();
+    },
     interrupt: () => {
       const now = Date.now();
       if (now - this.interruptedAt < secondInterruptMs) {
@@ -244,7 +257,7 @@ export class TerminalChat {
       session.setApprovalMode(approvalCycle[(at + 1) % approvalCycle.length] ?? "ask_first");
       this.refreshStatus();
     },
-    busy: () => this.inFlight > 0,
+    busy: () => this.inFlight > 0 || this.cloud.watching,
     history: () => this.sent,
     complete: (line) => {
       const custom = this.session?.commands.map((command) => command.name) ?? [];
@@ -290,6 +303,7 @@ export class TerminalChat {
     else if (command.kind === "compact") void session.compact(command.focus);
     else if (isSessionChange(command)) void this.changeSession(command, session);
     else if (command.kind === "model" && command.value === undefined) void this.pickModel(session);
+    else if (command.kind === "cloud") this.cloud.run(command.args);
     else {
       const reply = this.commandReply(command, session);
       if (reply) this.say(reply.text, reply.level);

@@ -180,7 +180,7 @@ export function withUserMessage(transcript: Transcript, text: string): Transcrip
 export function withNotice(
   transcript: Transcript,
   text: string,
-  level: "info" | "warning" = "info",
+  level: "info" | "warning" | "error" = "info",
 ): Transcript {
   return append(transcript, { kind: "notice", level, text });
 }

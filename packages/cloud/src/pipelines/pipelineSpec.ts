@@ -12,6 +12,11 @@ export const agentSpecSchema = z.object({
   readonly: z.boolean(),
   /** `provider:model` for this role; absent uses the task's model, then the worker's. */
   model: z.string().max(200).optional(),
+  /** The only tools it is offered; absent: every tool its reach (read-only or not) allows. */
+  tools: z
+    .array(z.string().regex(/^[A-Za-z][\w-]{0,99}$/))
+    .max(100)
+    .optional(),
   /** Where the spec came from: `builtin` or the project file. */
   source: z.string().max(300),
 });

@@ -46,6 +46,7 @@ function specOf(agent: AgentDefinition): AgentSpec {
     instructions: agent.instructions,
     readonly: agent.readonly,
     ...(agent.model === undefined ? {} : { model: agent.model }),
+    ...(agent.tools === undefined ? {} : { tools: agent.tools }),
     source: agent.source,
   };
 }

@@ -248,6 +248,7 @@ function agentArgs(step: StepRecord): string[] {
   return [
     ...(step.agent.instructions.trim() === "" ? [] : [`--append-system-prompt=${step.agent.instructions}`]),
     ...(step.agent.readonly ? ["--mode=ask"] : []),
+    ...(step.agent.tools === undefined ? [] : [`--tools=${step.agent.tools.join(",")}`]),
   ];
 }
 

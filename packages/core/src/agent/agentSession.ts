@@ -402,10 +402,12 @@ export class AgentSession {
     };
     const tools = toolsForRequest(this.mode, this.model.modelId, this.options.tools.list());
     const allowed = this.persona?.tools;
+    const offered = this.options.offeredTools;
     return new Set(
       tools
         .filter((tool) => (services[tool.name] ?? true) && (tool.available?.() ?? true))
         .filter((tool) => allowed === undefined || allowed.includes(tool.name))
+        .filter((tool) => offered === undefined || offered.includes(tool.name))
         .map((tool) => tool.name),
     );
   }

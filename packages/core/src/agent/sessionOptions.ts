@@ -28,6 +28,8 @@ export interface AgentSessionOptions {
   approvalMode?: ApprovalMode;
   /** Tool rounds per user message before the run stops with `iteration_limit`. */
   maxIterations?: number;
+  /** Only these tools are offered (`--tools`, a pipeline agent's list); absent: all the mode allows. */
+  offeredTools?: readonly string[];
   /** How a face answers approval requests; without one, every request is rejected. */
   requestApproval?: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
   outputLimits?: OutputLimits;

@@ -1,4 +1,5 @@
 export { type ApprovalRule, type ApprovalRuleOptions, ruleForApproval } from "./approvalRule.js";
+export { latheToolName } from "./claudeToolNames.js";
 export { evaluateRules, type RuleMatch } from "./ruleEvaluation.js";
 export {
   builtinRules,
