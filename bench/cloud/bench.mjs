@@ -12,6 +12,7 @@ import { openCloudDatabase, readSteps, startStepQueue, submitTask } from "../../
 import { startThrowawayPostgres } from "../../packages/testkit/dist/index.js";
 import { startBenchWorker, taskDone, tempRepository } from "./benchFleet.mjs";
 import { measureClaims } from "./claimLoad.mjs";
+import { percentile, round } from "./figures.mjs";
 import { measurePipelines } from "./pipelineLoad.mjs";
 
 const latencySamples = 30;
@@ -201,15 +202,4 @@ async function measureThroughput(url, database, submit) {
     await Promise.all(workers.map((worker) => worker.stop()));
   }
   return figures;
-}
-
-export function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return round(sorted[Math.max(0, index)], 1);
-}
-
-function round(value, digits = 1) {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }

@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { openCloudDatabase, startStepQueue, submitTask } from "../../packages/cloud/dist/index.js";
+import { percentile } from "./figures.mjs";
 
 const steps = 10_000;
 const claimers = 16;
@@ -85,10 +86,4 @@ function runClaimer(url, deviceId, most) {
 async function databaseMb(database) {
   const result = await database.pool.query("SELECT pg_database_size(current_database()) AS bytes");
   return Math.round((Number(result.rows[0].bytes) / 2 ** 20) * 10) / 10;
-}
-
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return Math.round(sorted[Math.max(0, index)] * 10) / 10;
 }

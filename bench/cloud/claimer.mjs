@@ -33,12 +33,13 @@ while (emptyFetches < 3 && latencies.length < limit) {
   latencies.push(performance.now() - started);
   if (claimed === undefined) throw new Error(`step of ${job.data.taskId} not claimable`);
   const held = { taskId: job.data.taskId, stepIndex: job.data.stepIndex, lease };
-  await completeStep(pool, deviceId, held, {
+  await completeStep(pool, queue, deviceId, held, {
     stepPatch: "",
     taskPatch: "",
     answer: "Done.",
     branch: null,
-    lastStep: true,
+    verify: null,
+    usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
   });
   await queue.complete(stepQueue, job.id);
 }

@@ -10,6 +10,7 @@ import { performance } from "node:perf_hooks";
 import { defaultPipeline, quickPipeline, readSteps } from "../../packages/cloud/dist/index.js";
 import { startFakeLlm } from "../../packages/testkit/dist/index.js";
 import { startBenchWorker, taskDone, tempRepository } from "./benchFleet.mjs";
+import { median, round } from "./figures.mjs";
 
 const runs = 5;
 const attemptModelSeconds = 2;
@@ -154,15 +155,4 @@ async function measureAttempts(url, database, submit) {
     }
   }
   return figures;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-function round(value, digits = 1) {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }

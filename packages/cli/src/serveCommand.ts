@@ -1,5 +1,6 @@
 import { startServer } from "@lathe/server";
 import { cliVersion } from "./cliVersion.js";
+import { cloudServices } from "./cloud/cloudServices.js";
 import { exitCodes } from "./exitCodes.js";
 import { latheHomeFrom } from "./latheHome.js";
 import { serveServices } from "./serveServices.js";
@@ -14,6 +15,9 @@ Starts Lathe's local server: HTTP and WebSocket access to agent sessions, for th
 other clients, and the web UI itself. Prints the URL to open; it carries a random access token,
 which every request must present. Requests from other origins or with a foreign Host header are
 refused.
+
+The web UI's Cloud tab submits, follows, answers and applies tasks of the task database
+(LATHE_DATABASE_URL, else the one \`lathe cloud up\` started); it opens the database on first use.
 
 Options:
       --port N     port to listen on (default: any free port)
@@ -38,7 +42,12 @@ export async function runServeCommand(io: CommandIo): Promise<number> {
     io.stderr(`lathe serve: ${loaded.message}\n`);
     return exitCodes.usage;
   }
-  const services = serveServices({ latheHome, env: io.env, version: cliVersion, cwd: args.projectRoot });
+  // The task database is opened by the Cloud tab's first request, and kept until the server stops.
+  const cloud = cloudServices({ latheHome, env: io.env });
+  const services = {
+    ...serveServices({ latheHome, env: io.env, version: cliVersion, cwd: args.projectRoot }),
+    cloud,
+  };
   const staticDir = webUiDirectory();
   const server = await startServer({
     // An empty --host is no host: the server keeps to 127.0.0.1.
@@ -59,5 +68,6 @@ export async function runServeCommand(io: CommandIo): Promise<number> {
     process.once("SIGTERM", resolve);
   });
   await server.close();
+  await cloud.close();
   return exitCodes.completed;
 }

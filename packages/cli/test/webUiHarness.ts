@@ -57,6 +57,8 @@ export interface ServeOptions {
   turns: FakeTurn[];
   files?: Record<string, string>;
   approvalMode?: "manual" | "ask_first" | "auto_edit" | "auto" | "yolo";
+  /** More environment for the server (the task database's URL, say). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -75,7 +77,7 @@ export async function serveUi(options: ServeOptions): Promise<ServedUi> {
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !/_API_KEY$/.test(key) && key !== "LATHE_MODEL") env[key] = value;
   }
-  Object.assign(env, { LATHE_HOME: ws.home, OPENAI_API_KEY: fakeKeys.openai });
+  Object.assign(env, { LATHE_HOME: ws.home, OPENAI_API_KEY: fakeKeys.openai }, options.env);
   const child = spawn(process.execPath, [latheBin, "serve"], {
     cwd: ws.root,
     env,

@@ -149,6 +149,11 @@ export const errorCatalog = {
     retryable: false,
     hint: "The task reached one of its limits (tokens, cost or time); submit it again with a larger budget.",
   },
+  E_TASK_LOCAL: {
+    number: 8009,
+    retryable: false,
+    hint: "The router keeps this task on this machine (it needs this machine, or the repository holds secrets); run it here, or send it anyway.",
+  },
 } as const satisfies Record<string, { number: number; retryable: boolean; hint: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

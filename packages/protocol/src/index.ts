@@ -1,3 +1,4 @@
+export * from "./cloudApi.js";
 export * from "./editorState.js";
 export * from "./errors.js";
 export * from "./events.js";

@@ -2,8 +2,9 @@ import type { IncomingMessage } from "node:http";
 import { errorReply, type Reply, reply } from "./httpJson.js";
 import type { ProjectPathCache } from "./projectPaths.js";
 import type { ServedProjects } from "./servedProjects.js";
+import type { ServiceFailureKind, ServiceResult } from "./serviceResult.js";
 import type { SessionHub } from "./sessionHub.js";
-import type { ServiceFailureKind, ServiceResult, WorkspaceServices } from "./workspaceServices.js";
+import type { WorkspaceServices } from "./workspaceServices.js";
 
 /** What every API route may use. */
 export interface ApiContext {
@@ -30,6 +31,7 @@ const statusOf: Record<ServiceFailureKind, number> = {
   invalid: 400,
   conflict: 409,
   failed: 500,
+  unavailable: 503,
 };
 
 /** A service's answer as an HTTP reply. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { ApiCall, ApiContext } from "./apiContext.js";
 import { checkpointRoutes } from "./checkpointRoutes.js";
+import { cloudRoutes } from "./cloudRoutes.js";
 import { errorReply, type Reply, reply } from "./httpJson.js";
 import type { LiveSession } from "./liveSession.js";
 import { projectRoutes } from "./projectRoutes.js";
@@ -37,6 +38,7 @@ export async function routeApi(request: IncomingMessage, url: URL, context: ApiC
   if (projectGroups.has(group)) return projectRoutes(group, call);
   if (settingsGroups.has(group)) return settingsRoutes(group, call);
   if (group === "trust") return trustRoutes(call);
+  if (group === "cloud") return cloudRoutes(call);
   return noRoute(url.pathname);
 }
 

@@ -1,3 +1,4 @@
+export type { CloudAnswer, CloudFeedHandlers, CloudServices, CloudTaskRequest } from "./cloudServices.js";
 export {
   type EventStream,
   type EventStreamOptions,
@@ -7,18 +8,20 @@ export {
   percentile,
   type ReceivedMessage,
 } from "./eventClient.js";
-export type { SessionCreated, SessionFactory, SessionRequest } from "./sessionFactory.js";
-export { type RunningServer, type ServerOptions, startServer } from "./startServer.js";
 export {
-  type CheckpointRestored,
-  type McpServerChange,
-  type McpServerEntry,
-  type RejectParts,
-  type RestoreParts,
   type ServiceError,
   type ServiceFailureKind,
   type ServiceResult,
   served,
   serviceError,
-  type WorkspaceServices,
+} from "./serviceResult.js";
+export type { SessionCreated, SessionFactory, SessionRequest } from "./sessionFactory.js";
+export { type RunningServer, type ServerOptions, startServer } from "./startServer.js";
+export type {
+  CheckpointRestored,
+  McpServerChange,
+  McpServerEntry,
+  RejectParts,
+  RestoreParts,
+  WorkspaceServices,
 } from "./workspaceServices.js";

@@ -3,7 +3,7 @@ import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { ProjectIgnore, resolveProjectPath } from "@lathe/core";
 import type { FileListing } from "@lathe/protocol";
-import { type ServiceResult, served, serviceError } from "./workspaceServices.js";
+import { type ServiceResult, served, serviceError } from "./serviceResult.js";
 
 type Entry = FileListing["entries"][number];
 

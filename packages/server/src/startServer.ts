@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { type AccessRules, checkAccess, tokenCookie } from "./accessGuard.js";
 import type { ApiContext } from "./apiContext.js";
+import { cloudEventStreamTask, streamCloudEvents } from "./cloudEventStream.js";
 import { eventSockets } from "./eventSocket.js";
 import { errorReply, sendReply } from "./httpJson.js";
 import { routeApi } from "./httpRoutes.js";
@@ -101,6 +102,9 @@ async function handle(
   const url = new URL(request.url ?? "/", "http://localhost");
   const access = checkAccess(request, url, rules);
   if (!access.ok) return sendReply(response, errorReply(access.status, access.code, access.message));
+  // The one long-lived HTTP answer: a cloud task's events, streamed rather than replied.
+  const streamedTask = cloudEventStreamTask(url);
+  if (streamedTask !== undefined) return streamCloudEvents(request, response, url, streamedTask, context);
   if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
     return sendReply(response, await routeApi(request, url, context));
   }

@@ -14,30 +14,8 @@ import type {
   TraceReply,
   TrustReply,
 } from "@lathe/protocol";
-
-/** Why a service could not answer; the server turns it into the HTTP status. */
-export type ServiceFailureKind = "not_found" | "invalid" | "conflict" | "failed";
-
-export interface ServiceError {
-  kind: ServiceFailureKind;
-  /** An `E_…` code: the catalog's where one fits. */
-  code: string;
-  message: string;
-}
-
-export type ServiceResult<T> = { ok: true; value: T } | { ok: false; error: ServiceError };
-
-export function served<T>(value: T): ServiceResult<T> {
-  return { ok: true, value };
-}
-
-export function serviceError<T = never>(
-  kind: ServiceFailureKind,
-  code: string,
-  message: string,
-): ServiceResult<T> {
-  return { ok: false, error: { kind, code, message } };
-}
+import type { CloudServices } from "./cloudServices.js";
+import type { ServiceResult } from "./serviceResult.js";
 
 /** What to put back: both by default; `code: false` is the conversation alone and the reverse. */
 /** An MCP server as `mcp.json` holds it: a command to start (stdio) or a URL (HTTP). */
@@ -119,4 +97,6 @@ export interface WorkspaceServices {
    * still the files it was computed from (a `conflict` otherwise).
    */
   grantTrust?(projectRoot: string, fingerprint: string | undefined): Promise<ServiceResult<TrustReply>>;
+  /** The cloud task queue; absent, the Cloud routes say this server has none. */
+  cloud?: CloudServices;
 }

@@ -2,6 +2,7 @@ import type { Mode, ServerInfo } from "@lathe/protocol";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiFailure, api } from "./api/httpApi.js";
 import { ChatView } from "./chat/ChatView.js";
+import { CloudView } from "./cloud/index.js";
 import {
   ChangesView,
   CheckpointList,
@@ -11,13 +12,15 @@ import {
   SettingsPanel,
   TraceView,
 } from "./panels/index.js";
-import { readAddress, writeAddress } from "./sessionAddress.js";
+import { readAddress, updateAddress } from "./sessionAddress.js";
 import { useSessionStore } from "./state/sessionStore.js";
 import type { UserItem } from "./state/sessionView.js";
 import { TrustPrompt } from "./trust/TrustPrompt.js";
 
 const modes: Mode[] = ["agent", "plan", "ask", "debug"];
 type SideTab = "changes" | "checkpoints" | "trace" | "settings";
+/** What the middle of the page shows: the chat, or the Cloud tab's tasks. */
+type CenterView = "chat" | "cloud";
 
 function describe(error: unknown): string {
   if (error instanceof ApiFailure) return `${error.code}: ${error.message}`;
@@ -32,6 +35,10 @@ export function App() {
   const [failure, setFailure] = useState<string>();
   const [refresh, setRefresh] = useState(0);
   const [tab, setTab] = useState<SideTab>("checkpoints");
+  const [centerView, setCenterView] = useState<CenterView>(() =>
+    readAddress(window.location.hash).view === "cloud" ? "cloud" : "chat",
+  );
+  const [cloudTaskId, setCloudTaskId] = useState(() => readAddress(window.location.hash).cloudTaskId);
   // On a narrow window the side panels are drawers over the chat: which one is out, if any.
   const [drawer, setDrawer] = useState<Drawer>();
   const [insertion, setInsertion] = useState<{ text: string; nonce: number }>();
@@ -49,7 +56,7 @@ export function App() {
 
   const show = useCallback(
     (id: string, root: string) => {
-      window.history.replaceState(null, "", writeAddress({ sessionId: id, projectRoot: root }));
+      updateAddress({ sessionId: id, projectRoot: root });
       void openView(id);
     },
     [openView],
@@ -123,6 +130,15 @@ export function App() {
   };
   const cycleMode = () => changeMode(modes[(modes.indexOf(mode) + 1) % modes.length]!);
 
+  const showCenter = (next: CenterView) => {
+    setCenterView(next);
+    updateAddress({ view: next === "cloud" ? "cloud" : undefined });
+  };
+  const showCloudTask = (taskId: string) => {
+    setCloudTaskId(taskId);
+    updateAddress({ cloudTaskId: taskId });
+  };
+
   const changeApprovalMode = (next: string) => {
     setApprovalMode(next);
     if (sessionId) api.setApprovalMode(sessionId, next).catch(fail);
@@ -168,10 +184,24 @@ export function App() {
     return <div className="loading">{failure ?? "Connecting to Lathe…"}</div>;
   }
   return (
-    <div className="app" data-testid="app" data-drawer={drawer}>
+    <div className="app" data-testid="app" data-drawer={drawer} data-view={centerView}>
       <header className="top-bar">
         <DrawerToggle side="left" label="Sessions" drawer={drawer} onToggle={setDrawer} />
         <span className="brand">Lathe</span>
+        <nav className="view-switch" aria-label="View">
+          {(["chat", "cloud"] as const).map((name) => (
+            <button
+              type="button"
+              key={name}
+              className={centerView === name ? "active" : ""}
+              aria-pressed={centerView === name}
+              data-testid={`view-${name}`}
+              onClick={() => showCenter(name)}
+            >
+              {name === "chat" ? "Chat" : "Cloud"}
+            </button>
+          ))}
+        </nav>
         <input
           className="project-root"
           aria-label="Project folder"
@@ -250,7 +280,18 @@ export function App() {
           onClick={() => setDrawer(undefined)}
         />
       )}
-      <main className="center">
+      {centerView === "cloud" && (
+        <main className="cloud-center">
+          <CloudView
+            projectRoot={projectRoot}
+            taskId={cloudTaskId}
+            onSelect={showCloudTask}
+            onProjectChanged={() => setRefresh((count) => count + 1)}
+          />
+        </main>
+      )}
+      {/* Kept while the Cloud tab shows, so a draft and the chat's scroll survive the switch. */}
+      <main className="center" hidden={centerView === "cloud"}>
         <ChatView
           projectRoot={projectRoot}
           approvalMode={approvalMode}

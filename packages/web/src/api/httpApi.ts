@@ -35,7 +35,7 @@ export class ApiFailure extends Error {
  * Calls `lathe serve`'s HTTP API. The access token travels in the HttpOnly cookie the server set
  * when the page was first opened, so nothing here handles it.
  */
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -56,7 +56,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return parsed as T;
 }
 
-const query = (params: Record<string, string | undefined>) => {
+export const query = (params: Record<string, string | undefined>) => {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) if (value !== undefined) search.set(key, value);
   const text = search.toString();

@@ -1,0 +1,1 @@
+export { CloudView, type CloudViewProps } from "./CloudView.js";
