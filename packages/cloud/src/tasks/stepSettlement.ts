@@ -34,20 +34,23 @@ export async function afterStepCompleted(
   const step = steps.find((each) => each.index === stepIndex);
   if (task === undefined || step === undefined) return;
   const usage = addUsage(task.usage, step.usage ?? noUsage);
-  await client.query(`UPDATE ${cloudSchema}.tasks SET usage = $2 WHERE id = $1`, [
-    taskId,
-    JSON.stringify(usage),
-  ]);
+  // The task's patch is the latest step's, along the one line of work (an attempt's waits for
+  // its ranking); one statement, since every step of the fleet passes here.
+  const handsOnPatch = step.purpose === "work" && step.attemptNo === null && step.taskPatch !== null;
+  await client.query(
+    `UPDATE ${cloudSchema}.tasks SET usage = $2, patch = CASE WHEN $3 THEN $4 ELSE patch END WHERE id = $1`,
+    [taskId, JSON.stringify(usage), handsOnPatch, step.taskPatch],
+  );
   if (step.purpose === "review") await actOnReview(client, task, step, steps, deviceId);
-  else if (step.purpose === "rank") await storeRanking(client, task, step, steps, deviceId);
-  else if (step.attemptNo === null && step.taskPatch !== null)
-    await client.query(`UPDATE ${cloudSchema}.tasks SET patch = $2 WHERE id = $1`, [taskId, step.taskPatch]);
+  if (step.purpose === "rank") await storeRanking(client, task, step, steps, deviceId);
   const reached = budgetReached(task.budget, usage, task.startedAt ?? task.createdAt, new Date());
   if (reached !== undefined) {
     await endForBudget(client, boss, taskId, reached, deviceId);
     return;
   }
-  await releaseReadySteps(client, boss, taskId, deviceId);
+  // A review's send-back has just added steps; otherwise only what was stored as waiting can start.
+  if (step.purpose === "review" || steps.some((each) => each.status === "waiting"))
+    await releaseReadySteps(client, boss, taskId, deviceId);
 }
 
 /** A step failed for good: a best-of-N attempt's failure may be what its ranking waited for. */
