@@ -12,7 +12,7 @@ import {
   stopPrivateCluster,
   type TaskStatus,
 } from "@lathe/cloud";
-import type { LatheErrorInfo } from "@lathe/protocol";
+import { cloudTaskStatusSchema, type LatheErrorInfo } from "@lathe/protocol";
 import type { PgBoss } from "pg-boss";
 import { exitCodes } from "../exitCodes.js";
 import { latheHomeFrom } from "../latheHome.js";
@@ -91,14 +91,8 @@ Options:
 Exit codes: 0 done, 1 failed (a coded error: the database, the task, the repository), 2 misuse.
 `;
 
-const statuses: readonly TaskStatus[] = [
-  "queued",
-  "running",
-  "needs_input",
-  "completed",
-  "failed",
-  "cancelled",
-];
+/** The statuses `--status` takes: the task database's, as the wire names them too. */
+const statuses: readonly TaskStatus[] = cloudTaskStatusSchema.options;
 
 /** `lathe cloud …`. Returns the exit code. */
 export async function runCloudCommand(io: CommandIo): Promise<number> {

@@ -1,5 +1,6 @@
 import { errorInfo, type LatheErrorInfo } from "@lathe/protocol";
 import type { AgentSpec, PipelineSpec, StepPurpose } from "./pipelineSpec.js";
+import { rankingInstructions } from "./roleAgents.js";
 
 /** One step as it is stored: a plain engine run, or an agent of a pipeline. */
 export interface StepPlan {
@@ -66,6 +67,10 @@ export function pipelineSteps(
     const ranks = attempts > 1 && position === reviewAt;
     steps.push({
       ...base,
+      // Ranking is not reviewing: the review's verdict line would contradict the ranking asked for.
+      agent: ranks
+        ? { ...step.agent, instructions: rankingInstructions(steps.flatMap((each) => each.attemptNo ?? [])) }
+        : step.agent,
       name: ranks ? `${step.agent.name} (ranking)` : step.agent.name,
       purpose: ranks ? "rank" : step.purpose,
       // The coder and a ranking always run: there is nothing to hand on without them.

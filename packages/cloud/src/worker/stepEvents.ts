@@ -1,3 +1,8 @@
+import type { NewEvent } from "../tasks/taskEvents.js";
+
+/** How a step writes to its task's log: the step, device and event id are filled in. */
+export type StepLog = (event: Omit<NewEvent, "taskId" | "stepIndex" | "deviceId" | "id">) => void;
+
 /** One stream-json line of the engine as a log line: what a person watching wants to read. */
 export function describeMessage(
   message: Record<string, unknown>,

@@ -3,13 +3,12 @@ import type pg from "pg";
 import { cloudSchema } from "../database/migrations.js";
 import { inTransaction } from "../database/transaction.js";
 import { runHereQuestion } from "../tasks/taskControl.js";
-import { appendEvent, type NewEvent } from "../tasks/taskEvents.js";
+import { appendEvent } from "../tasks/taskEvents.js";
 import { readStep } from "../tasks/taskRecords.js";
 import { refreshTaskStatus } from "../tasks/taskStatusRefresh.js";
 import { type OrderedWrites, untilWritten } from "./persistentWrites.js";
 import type { RunningStep } from "./runningStep.js";
-
-type Log = (event: Omit<NewEvent, "taskId" | "stepIndex" | "deviceId" | "id">) => void;
+import type { StepLog } from "./stepEvents.js";
 
 /** Puts an approval to every device and waits for the first answer (or the step's end). */
 export async function waitForAnswer(
@@ -17,7 +16,7 @@ export async function waitForAnswer(
   deviceId: string,
   running: RunningStep,
   question: { requestId: string; tool: string; input: unknown; reason: string },
-  log: Log,
+  log: StepLog,
   logs: OrderedWrites,
 ): Promise<{ allow: boolean; message?: string }> {
   const stored = {

@@ -5,24 +5,25 @@ import type pg from "pg";
 import type { PgBoss } from "pg-boss";
 import { cloudSchema } from "../database/migrations.js";
 import { inTransaction } from "../database/transaction.js";
-import { noUsage } from "../pipelines/pipelineSpec.js";
 import type { StepJob } from "../queue/stepQueue.js";
-import { afterStepFailed, attemptsOf } from "../tasks/stepSettlement.js";
+import { afterStepFailed } from "../tasks/stepSettlement.js";
 import { budgetReached, timeLeftMs } from "../tasks/taskBudget.js";
-import { appendEvent, type NewEvent } from "../tasks/taskEvents.js";
+import { appendEvent } from "../tasks/taskEvents.js";
 import { readStep, readSteps, type StepRecord, type TaskRecord } from "../tasks/taskRecords.js";
 import { refreshTaskStatus } from "../tasks/taskStatusRefresh.js";
+import { agentFlags } from "./agentFlags.js";
 import { OrderedWrites, untilWritten } from "./persistentWrites.js";
+import { rankWithoutModel } from "./rankingWithoutModel.js";
 import { type RunningStep, stepKey } from "./runningStep.js";
 import { type Checkout, collectChanges, prepareCheckout, pushBranch } from "./stepCheckout.js";
 import { claimStep, completeStep } from "./stepClaim.js";
-import { describeMessage } from "./stepEvents.js";
+import { describeMessage, type StepLog } from "./stepEvents.js";
 import { lineageOf } from "./stepLineage.js";
 import { runStepProcess } from "./stepProcess.js";
 import { stepPrompt } from "./stepPrompt.js";
 import { askToRunHere, waitForAnswer } from "./stepQuestion.js";
 import { refusedSettings } from "./stepSettings.js";
-import { runVerify } from "./stepVerify.js";
+import { checksItsWork, verifyCodingStep } from "./stepVerify.js";
 
 export interface StepRunnerContext {
   pool: pg.Pool;
@@ -98,7 +99,7 @@ async function attempt(
   const { pool, deviceId } = context;
   const signal = running.controller.signal;
   const logs = new OrderedWrites();
-  const log = (event: Omit<NewEvent, "taskId" | "stepIndex" | "deviceId" | "id">) => {
+  const log: StepLog = (event) => {
     const id = randomUUID();
     logs.add(() => appendEvent(pool, { ...event, id, taskId: task.id, stepIndex: step.index, deviceId }));
   };
@@ -118,8 +119,8 @@ async function attempt(
   }
   const steps = await untilWritten(() => readSteps(pool, task.id));
   if (step.purpose === "rank") {
-    const settled = await settleRankWithoutModel(context, running, step, steps);
-    if (settled !== undefined) return settled;
+    const ranked = await rankWithoutModel(pool, context.boss, deviceId, running, step, steps);
+    if (ranked !== undefined) return ranked.ok ? ranked : { ...ranked, retryable: false };
   }
   if (step.runsOn !== null) {
     if (step.runsOn !== deviceId)
@@ -182,7 +183,7 @@ async function attempt(
     prompt: stepPrompt(task, step, steps),
     model: step.agent?.model ?? task.model ?? undefined,
     approvalMode: task.approvalMode,
-    extraArgs: agentArgs(step),
+    extraArgs: agentFlags(step),
     env: context.env,
     timeoutMs: budgetCuts ? timeLeft : stepTimeoutMs,
     timeoutError: budgetCuts
@@ -218,7 +219,16 @@ async function attempt(
       retryable: run.engineError?.retryable ?? true,
     };
   }
-  const verify = checksItsWork(task, step) ? await verifyStep(context, task, checkout, signal, log) : null;
+  const verify = checksItsWork(task, step)
+    ? await verifyCodingStep({
+        latheCommand: context.latheCommand,
+        cwd: checkout.dir,
+        env: context.env,
+        signal,
+        task,
+        log,
+      })
+    : null;
   const collected = await collectChanges(checkout, stepCommitMessage(task, step), deviceId, signal);
   if (!collected.ok) return { ok: false, error: collected.error, retryable: true };
   const lastStep = await isLastOpenStep(pool, task.id, step.index);
@@ -237,88 +247,6 @@ async function attempt(
       branch: pushes ? checkout.branch : null,
       verify,
       usage: run.usage,
-    }),
-  );
-  return { ok: true };
-}
-
-/** The engine's flags for the step's agent: its instructions, and read-only when it only looks. */
-function agentArgs(step: StepRecord): string[] {
-  if (step.agent === null) return [];
-  return [
-    ...(step.agent.instructions.trim() === "" ? [] : [`--append-system-prompt=${step.agent.instructions}`]),
-    ...(step.agent.readonly ? ["--mode=ask"] : []),
-    ...(step.agent.tools === undefined ? [] : [`--tools=${step.agent.tools.join(",")}`]),
-  ];
-}
-
-/** The pipeline's coder is checked by the project's own command after it writes. */
-function checksItsWork(task: TaskRecord, step: StepRecord): boolean {
-  const verify = task.pipeline?.verify;
-  return (
-    verify !== undefined &&
-    verify.trim() !== "" &&
-    step.purpose === "work" &&
-    step.agent?.name === task.pipeline?.coder
-  );
-}
-
-async function verifyStep(
-  context: StepRunnerContext,
-  task: TaskRecord,
-  checkout: Checkout,
-  signal: AbortSignal,
-  log: (event: Omit<NewEvent, "taskId" | "stepIndex" | "deviceId" | "id">) => void,
-) {
-  const command = task.pipeline?.verify ?? "";
-  const result = await runVerify({
-    latheCommand: context.latheCommand,
-    command,
-    cwd: checkout.dir,
-    approvalMode: task.approvalMode,
-    env: context.env,
-    signal,
-  });
-  const lastLine = result.output.trim().split("\n").pop() ?? "";
-  log({
-    kind: "verify",
-    level: result.passed ? "info" : "warn",
-    message: `check \`${command}\` ${result.passed ? "passed" : `failed${result.exitCode === null ? "" : ` (exit ${result.exitCode})`}`}${lastLine === "" ? "" : `: ${lastLine.slice(0, 200)}`}`,
-    data: result,
-  });
-  return result;
-}
-
-/**
- * A ranking with one attempt or none to weigh needs no model: the one that passed is the best, and
- * with none passed the task fails, saying why each was rejected.
- */
-async function settleRankWithoutModel(
-  context: StepRunnerContext,
-  running: RunningStep,
-  rank: StepRecord,
-  steps: readonly StepRecord[],
-): Promise<AttemptOutcome | undefined> {
-  const { passed, rejected } = attemptsOf(rank, steps);
-  if (passed.length > 1) return undefined;
-  const only = passed[0];
-  if (only === undefined)
-    return {
-      ok: false,
-      error: errorInfo(
-        "E_TOOL_EXECUTION",
-        `No attempt passed: ${rejected.map((each) => `#${each.attempt} ${each.reason}`).join("; ")}.`,
-      ),
-      retryable: false,
-    };
-  await untilWritten(() =>
-    completeStep(context.pool, context.boss, context.deviceId, running, {
-      stepPatch: "",
-      taskPatch: only.taskPatch ?? "",
-      answer: `Attempt ${only.attemptNo} is the only one that passed its check.\nRANKING: ${only.attemptNo}`,
-      branch: null,
-      verify: null,
-      usage: noUsage,
     }),
   );
   return { ok: true };

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { signalProcessGroup } from "@lathe/core";
-import type { VerifyResult } from "../tasks/taskRecords.js";
+import type { StepRecord, TaskRecord, VerifyResult } from "../tasks/taskRecords.js";
+import type { StepLog } from "./stepEvents.js";
 
 export interface VerifyRequest {
   latheCommand: string;
@@ -9,6 +10,33 @@ export interface VerifyRequest {
   approvalMode: string;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+}
+
+/** The pipeline's coder is checked by the project's own command after it writes. */
+export function checksItsWork(task: TaskRecord, step: StepRecord): boolean {
+  const verify = task.pipeline?.verify;
+  return (
+    verify !== undefined &&
+    verify.trim() !== "" &&
+    step.purpose === "work" &&
+    step.agent?.name === task.pipeline?.coder
+  );
+}
+
+/** Runs the task's check after a coding step and says how it went in the task's log. */
+export async function verifyCodingStep(
+  request: Omit<VerifyRequest, "command" | "approvalMode"> & { task: TaskRecord; log: StepLog },
+): Promise<VerifyResult> {
+  const command = request.task.pipeline?.verify ?? "";
+  const result = await runVerify({ ...request, command, approvalMode: request.task.approvalMode });
+  const lastLine = result.output.trim().split("\n").pop() ?? "";
+  request.log({
+    kind: "verify",
+    level: result.passed ? "info" : "warn",
+    message: `check \`${command}\` ${result.passed ? "passed" : `failed${result.exitCode === null ? "" : ` (exit ${result.exitCode})`}`}${lastLine === "" ? "" : `: ${lastLine.slice(0, 200)}`}`,
+    data: result,
+  });
+  return result;
 }
 
 /** The end of a check's output kept with the step (the reviewer and `show` see it). */

@@ -1,8 +1,5 @@
 import type { CloudEvent } from "@lathe/protocol";
-import { useLayoutEffect, useRef } from "react";
-
-/** Within this many pixels of the bottom the reader is following the log, so new lines keep it in view. */
-const followSlack = 24;
+import { useFollowingScroll } from "../render/followingScroll.js";
 
 function time(ms: number): string {
   return new Date(ms).toLocaleTimeString([], { hour12: false });
@@ -10,17 +7,7 @@ function time(ms: number): string {
 
 /** The task's log as it streams: every event once, in seq order, each with its step. */
 export function TaskLog(props: { events: CloudEvent[] }) {
-  const box = useRef<HTMLOListElement>(null);
-  const following = useRef(true);
-  useLayoutEffect(() => {
-    const element = box.current;
-    if (element && following.current) element.scrollTop = element.scrollHeight;
-  });
-  const onScroll = () => {
-    const element = box.current;
-    if (element)
-      following.current = element.scrollHeight - element.scrollTop - element.clientHeight <= followSlack;
-  };
+  const { ref: box, onScroll } = useFollowingScroll<HTMLOListElement>();
   return (
     <ol className="lc-log" data-testid="task-log" ref={box} onScroll={onScroll}>
       {props.events.map((event) => (

@@ -1,5 +1,6 @@
-import { useLayoutEffect, useMemo, useRef } from "react";
+import { useMemo } from "react";
 import { toAnsiDisplay } from "./ansiText.js";
+import { useFollowingScroll } from "./followingScroll.js";
 
 export interface AnsiOutputProps {
   text: string;
@@ -7,23 +8,10 @@ export interface AnsiOutputProps {
   maxChars?: number;
 }
 
-/** Within this many pixels of the bottom the reader is following the output, so new output keeps it in view. */
-const followSlack = 24;
-
 /** Terminal output with its ANSI colours, showing the end of long output. */
 export function AnsiOutput({ text, maxChars = 100_000 }: AnsiOutputProps) {
   const display = useMemo(() => toAnsiDisplay(text, maxChars), [text, maxChars]);
-  const box = useRef<HTMLPreElement>(null);
-  const following = useRef(true);
-  useLayoutEffect(() => {
-    const element = box.current;
-    if (element && following.current) element.scrollTop = element.scrollHeight;
-  });
-  const onScroll = () => {
-    const element = box.current;
-    if (element)
-      following.current = element.scrollHeight - element.scrollTop - element.clientHeight <= followSlack;
-  };
+  const { ref: box, onScroll } = useFollowingScroll<HTMLPreElement>();
   return (
     <pre className="ansi-output" data-testid="ansi-output" ref={box} onScroll={onScroll}>
       {display.hiddenChars > 0 && (
