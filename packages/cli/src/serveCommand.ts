@@ -17,7 +17,8 @@ which every request must present. Requests from other origins or with a foreign 
 refused.
 
 The web UI's Cloud tab submits, follows, answers and applies tasks of the task database
-(LATHE_DATABASE_URL, else the one \`lathe cloud up\` started); it opens the database on first use.
+(LATHE_DATABASE_URL, else the one \`lathe cloud up\` started); it opens the database on first use,
+and from then on runs this device's own steps (\`--on-device\`), each after you click Run here.
 
 Options:
       --port N     port to listen on (default: any free port)
@@ -42,8 +43,13 @@ export async function runServeCommand(io: CommandIo): Promise<number> {
     io.stderr(`lathe serve: ${loaded.message}\n`);
     return exitCodes.usage;
   }
-  // The task database is opened by the Cloud tab's first request, and kept until the server stops.
-  const cloud = cloudServices({ latheHome, env: io.env });
+  // The task database is opened by the Cloud tab's first request, and kept until the server stops;
+  // from then on the server also runs this device's own steps, each after Run here.
+  const cloud = cloudServices({
+    latheHome,
+    env: io.env,
+    report: (line) => io.stderr(`lathe serve: ${line}\n`),
+  });
   const services = {
     ...serveServices({ latheHome, env: io.env, version: cliVersion, cwd: args.projectRoot }),
     cloud,

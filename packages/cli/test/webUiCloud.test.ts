@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cloudSchema, eventsAfter, readSteps, readTask } from "@lathe/cloud";
+import type { FakeTurn } from "@lathe/testkit";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { clientHome, fleetForThisFile, lathe, writesFile } from "./cloudFleet.js";
@@ -42,8 +43,9 @@ afterEach(async () => {
 });
 
 /** `lathe serve` on a project committed to git (a task starts from its last commit), on the fleet's database. */
-async function serveProject(files: Record<string, string>): Promise<ServedUi> {
-  served = await serveUi({ turns: [], files, env: { LATHE_DATABASE_URL: fleet().url } });
+/** `lathe serve` on the fleet's database; `turns` answer the steps it runs as this device's worker. */
+async function serveProject(files: Record<string, string>, turns: FakeTurn[] = []): Promise<ServedUi> {
+  served = await serveUi({ turns, files, env: { LATHE_DATABASE_URL: fleet().url } });
   const git = (...args: string[]) =>
     execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
       cwd: served!.root,
@@ -334,11 +336,11 @@ describe.skipIf(noBrowser)(
       expect(readFileSync(join(served!.root, "out.txt"), "utf8")).toBe("hi\n");
     });
 
-    it("asks this device's consent before a step runs here, and shows a step held for another device's", async () => {
-      await serveProject({ "a.txt": "first\n" });
+    it("runs this device's step in the served face itself after Run here, and shows a step held for another device's", async () => {
+      // No worker of this device's own: `lathe serve`, once the tab opened the database, claims it.
+      await serveProject({ "a.txt": "first\n" }, writesFile("here.txt", "made here\n"));
       const page = await openCloud();
       const here = servedDevice();
-      await fleet().startWorker(writesFile("here.txt", "made here\n"), { deviceId: here, deviceOnly: true });
       const repoUrl = `file://${fleet().repository()}`;
       const task = await fleet().submit("write here.txt", { deviceId: here, repoUrl, onDevice: ["task"] });
       await page.locator(`[data-testid="cloud-task-row"][data-id="${task.id}"]`).click();

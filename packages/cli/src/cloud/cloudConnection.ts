@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { readClusterUrl } from "@lathe/cloud";
 import { atomicWriteFile } from "@lathe/core";
 
@@ -38,6 +39,11 @@ export async function deviceIdFor(flag: string | undefined, latheHome: string): 
   mkdirSync(join(latheHome, "cloud"), { recursive: true, mode: 0o700 });
   await atomicWriteFile(file, `${JSON.stringify({ id }, null, 2)}\n`);
   return id;
+}
+
+/** The `lathe` command a worker runs steps with (and `--local` runs a task with): this install's. */
+export function latheBinary(): string {
+  return fileURLToPath(new URL("../../bin/lathe", import.meta.url));
 }
 
 /** Who submits: LATHE_CLOUD_OWNER, else the user's login name. */

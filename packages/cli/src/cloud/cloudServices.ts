@@ -60,6 +60,7 @@ function coded<T>(error: LatheErrorInfo): ServiceResult<T> {
 export function cloudServices(inputs: {
   latheHome: string;
   env: Record<string, string | undefined>;
+  report(line: string): void;
 }): ServedCloud {
   const { latheHome, env } = inputs;
   const connection = servedCloudConnection(inputs);

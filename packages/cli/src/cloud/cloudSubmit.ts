@@ -1,11 +1,10 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { defaultBundleCapBytes, type PipelineSpec, submitTask, type TaskBudget } from "@lathe/cloud";
 import { approvalModeSchema } from "@lathe/core";
 import { exitCodes } from "../exitCodes.js";
 import type { CommandIo } from "../subcommandArgs.js";
-import { ownerFor } from "./cloudConnection.js";
+import { latheBinary, ownerFor } from "./cloudConnection.js";
 import { type CloudArgs, type CloudContext, failed } from "./cloudContext.js";
 import { choosePipeline } from "./pipelineChoice.js";
 import { prepareTask } from "./taskPreparation.js";
@@ -121,7 +120,7 @@ function budgetFrom(values: CloudArgs["values"]): TaskBudget | undefined | strin
  * (or the --repo path); no task database is needed for it.
  */
 export function runHere(io: CommandIo, args: CloudArgs, prompt: string): Promise<number> {
-  const lathe = fileURLToPath(new URL("../../bin/lathe", import.meta.url));
+  const lathe = latheBinary();
   const { values } = args;
   const cwd =
     values.repo !== undefined && !/^(https|file):\/\//.test(values.repo)

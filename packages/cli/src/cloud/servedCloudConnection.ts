@@ -1,7 +1,15 @@
-import { type CloudDatabase, openCloudDatabase, registerDevice, startStepQueue } from "@lathe/cloud";
+import { join } from "node:path";
+import {
+  type CloudDatabase,
+  openCloudDatabase,
+  type RunningWorker,
+  registerDevice,
+  startCloudWorker,
+  startStepQueue,
+} from "@lathe/cloud";
 import { type ServiceResult, served, serviceError } from "@lathe/server";
 import type { PgBoss } from "pg-boss";
-import { databaseUrlFor, deviceIdFor } from "./cloudConnection.js";
+import { databaseUrlFor, deviceIdFor, latheBinary } from "./cloudConnection.js";
 
 /** The task database as `lathe serve` holds it: one pool for the life of the server. */
 export interface CloudConnection {
@@ -25,15 +33,40 @@ const noDatabase =
  * Opens the task database lazily, so `lathe serve` starts as fast without one and works without
  * one; the Cloud tab's first request opens it (the database of LATHE_DATABASE_URL, else the
  * private cluster of `lathe cloud up`), migrates it and records this machine as a client device.
+ * From then on the server is also this device's worker for the steps that must run here: it
+ * claims them and asks first, so Run here in the tab is all they need (none of the fleet's steps).
  */
 export function servedCloudConnection(inputs: {
   latheHome: string;
   env: Record<string, string | undefined>;
+  /** What the device's own worker has to say (claims, a database lost), one line each. */
+  report(line: string): void;
 }): ServedCloudConnection {
   let opening: Promise<ServiceResult<CloudConnection>> | undefined;
   let opened: CloudConnection | undefined;
   let boss: Promise<PgBoss> | undefined;
+  let worker: RunningWorker | undefined;
   let closed = false;
+
+  const startDeviceWorker = async (url: string, deviceId: string) => {
+    const started = await startCloudWorker({
+      url,
+      deviceId,
+      labels: [],
+      concurrency: 1,
+      deviceOnly: true,
+      latheCommand: latheBinary(),
+      checkoutRoot: join(inputs.latheHome, "worktrees", deviceId),
+      env: { ...inputs.env },
+      report: inputs.report,
+    });
+    if (!started.ok) {
+      inputs.report(`this device's steps will not run here: ${started.error.message}`);
+      return;
+    }
+    if (closed) await started.worker.stop(0);
+    else worker = started.worker;
+  };
 
   const open = async (): Promise<ServiceResult<CloudConnection>> => {
     const url = await databaseUrlFor(undefined, inputs.env, inputs.latheHome);
@@ -66,6 +99,7 @@ export function servedCloudConnection(inputs: {
       return serviceError("unavailable", "E_SERVER_CLOSING", "The server is shutting down.");
     }
     opened = connection;
+    await startDeviceWorker(url, deviceId);
     return served(connection);
   };
 
@@ -85,6 +119,8 @@ export function servedCloudConnection(inputs: {
     },
     async close() {
       closed = true;
+      await worker?.stop(0);
+      worker = undefined;
       const queue = boss;
       boss = undefined;
       await queue

@@ -1,11 +1,10 @@
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ParseArgsOptionsConfig } from "node:util";
 import { startCloudWorker } from "@lathe/cloud";
 import { exitCodes } from "../exitCodes.js";
 import { latheHomeFrom } from "../latheHome.js";
 import { type CommandIo, parseSubcommand } from "../subcommandArgs.js";
-import { databaseUrlFor, deviceIdFor } from "./cloudConnection.js";
+import { databaseUrlFor, deviceIdFor, latheBinary } from "./cloudConnection.js";
 import { failed } from "./cloudContext.js";
 
 export const workerUsage = `Usage: lathe worker [options]
@@ -57,7 +56,7 @@ export async function runWorkerCommand(io: CommandIo): Promise<number> {
     labels: args.values.label ?? [],
     concurrency,
     deviceOnly: args.values["device-only"] === true,
-    latheCommand: fileURLToPath(new URL("../../bin/lathe", import.meta.url)),
+    latheCommand: latheBinary(),
     checkoutRoot: join(latheHome, "worktrees", deviceId),
     env: { ...io.env },
     report: (line) => io.stderr(`lathe worker: ${line}\n`),
