@@ -110,6 +110,11 @@ export class TerminalChat {
 
   private instance?: Instance;
   private session?: AgentSession;
+  /**
+   * What was typed before the session existed: the prompt is up while the engine still starts
+   * (after the trust question, say), and a message sent then is sent once the session is there.
+   */
+  private readonly early: string[] = [];
   private setup?: TerminalSetup;
   /** Sends not settled yet: a run is going on, or messages wait for one. */
   private inFlight = 0;
@@ -215,6 +220,7 @@ export class TerminalChat {
     this.unsubscribe = session.subscribe((event) =>
       this.state.updateSoon((view) => ({ ...view, transcript: withEvent(view.transcript, event) })),
     );
+    for (const text of this.early.splice(0)) this.submit(text);
   }
 
   private unsubscribe: () => void = () => {};
@@ -273,7 +279,10 @@ export class TerminalChat {
 
   private submit(text: string): void {
     const session = this.session;
-    if (!session) return;
+    if (!session) {
+      this.early.push(text);
+      return;
+    }
     if (this.switching) {
       this.say("One moment: the session is being opened.", "warning");
       return;
