@@ -7,7 +7,6 @@ import {
   followTask,
   listPipelines,
   listTasks,
-  type PipelineSpec,
   readSteps,
   submitTask,
   type TaskRecord,
@@ -26,9 +25,9 @@ import { applyTaskPatch } from "./cloudApply.js";
 import { ownerFor } from "./cloudConnection.js";
 import { patchSummary } from "./cloudOutput.js";
 import { eventWire, stepWire, taskSummaryWire, taskWire } from "./cloudWire.js";
-import { choosePipeline } from "./pipelineChoice.js";
+import { pipelineForTask } from "./pipelineChoice.js";
 import { type CloudConnection, servedCloudConnection } from "./servedCloudConnection.js";
-import { prepareTask } from "./taskPreparation.js";
+import { prepareTask, taskDefaults } from "./taskPreparation.js";
 
 export interface ServedCloud extends CloudServices {
   /** Ends the pool and the queue (when `lathe serve` stops). */
@@ -53,7 +52,7 @@ function coded<T>(error: LatheErrorInfo): ServiceResult<T> {
 
 /**
  * `lathe serve`'s Cloud tab over `@lathe/cloud`: the same calls `lathe cloud` makes (routing and
- * bundling by `prepareTask`, pipelines by `choosePipeline`, applying by `applyTaskPatch`), on one
+ * bundling by `prepareTask`, pipelines by `pipelineForTask`, applying by `applyTaskPatch`), on one
  * pool opened at the first request and kept until the server stops. This machine's device id is
  * the one `lathe cloud` uses, so a step that must run here asks here.
  */
@@ -98,30 +97,23 @@ export function cloudServices(inputs: {
       connected(async (cloud) => served((await listTasks(cloud.database.pool, filter)).map(taskSummaryWire))),
     submit: (projectRoot, request) =>
       connected(async (cloud) => {
-        const notices: string[] = [];
-        const wantsPipeline =
-          request.pipeline !== undefined || request.attempts > 1 || request.verify !== undefined;
-        let pipeline: PipelineSpec | undefined;
-        if (wantsPipeline) {
-          const chosen = await choosePipeline({
-            projectRoot,
-            latheHome,
-            name: request.pipeline ?? "default",
-            verify: request.verify,
-          });
-          if (!chosen.ok) return coded(chosen.error);
-          pipeline = chosen.pipeline;
-          notices.push(...chosen.notices);
-        }
+        const chosen = await pipelineForTask({
+          projectRoot,
+          latheHome,
+          pipeline: request.pipeline,
+          attempts: request.attempts,
+          verify: request.verify,
+        });
+        if (!chosen.ok) return coded(chosen.error);
+        const { pipeline } = chosen;
+        const notices = [...chosen.notices];
         const prepared = await prepareTask(
           {
             prompt: request.prompt,
             projectRoot,
             approvalMode: request.approvalMode,
             // As `lathe cloud submit` without flags.
-            priority: 0,
-            timeoutSeconds: 3600,
-            maxRetries: 2,
+            ...taskDefaults,
             bundleCapBytes: defaultBundleCapBytes,
             forceCloud: request.forceCloud,
             pipeline,

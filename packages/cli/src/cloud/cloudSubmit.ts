@@ -1,22 +1,22 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { defaultBundleCapBytes, type PipelineSpec, submitTask, type TaskBudget } from "@lathe/cloud";
+import { defaultBundleCapBytes, submitTask, type TaskBudget } from "@lathe/cloud";
 import { approvalModeSchema } from "@lathe/core";
 import { exitCodes } from "../exitCodes.js";
 import type { CommandIo } from "../subcommandArgs.js";
 import { latheBinary, ownerFor } from "./cloudConnection.js";
 import { type CloudArgs, type CloudContext, failed } from "./cloudContext.js";
-import { choosePipeline } from "./pipelineChoice.js";
-import { prepareTask } from "./taskPreparation.js";
+import { pipelineForTask } from "./pipelineChoice.js";
+import { prepareTask, taskDefaults } from "./taskPreparation.js";
 
 /** `lathe cloud submit "TASK"`: routed, then queued (or, with --local, run here). */
 export async function submitCloudTask(context: CloudContext, prompt: string): Promise<number> {
   const { io, args } = context;
   const { values } = args;
   const numbers = {
-    priority: wholeNumber(values.priority, 0, -1000, 1000),
-    timeout: wholeNumber(values.timeout, 3600, 1, 7 * 24 * 3600),
-    retries: wholeNumber(values.retries, 2, 0, 20),
+    priority: wholeNumber(values.priority, taskDefaults.priority, -1000, 1000),
+    timeout: wholeNumber(values.timeout, taskDefaults.timeoutSeconds, 1, 7 * 24 * 3600),
+    retries: wholeNumber(values.retries, taskDefaults.maxRetries, 0, 20),
     bundleCap: wholeNumber(values["bundle-cap"], defaultBundleCapBytes / (1024 * 1024), 1, 2048),
     attempts: wholeNumber(values.attempts, 1, 1, 8),
   };
@@ -29,21 +29,18 @@ export async function submitCloudTask(context: CloudContext, prompt: string): Pr
   const budget = budgetFrom(values);
   if (typeof budget === "string") return args.misuse(budget);
   const attempts = numbers.attempts ?? 1;
-  const wantsPipeline = values.pipeline !== undefined || attempts > 1 || values.verify !== undefined;
-  if (wantsPipeline && (values.step ?? []).length > 0)
+  const chosen = await pipelineForTask({
+    projectRoot: args.projectRoot,
+    latheHome: context.latheHome,
+    pipeline: values.pipeline,
+    attempts,
+    verify: values.verify,
+  });
+  if (!chosen.ok) return failed(io, chosen.error);
+  const { pipeline } = chosen;
+  if (pipeline !== undefined && (values.step ?? []).length > 0)
     return args.misuse("--step makes a plain task; a pipeline's steps come from the pipeline");
-  let pipeline: PipelineSpec | undefined;
-  if (wantsPipeline) {
-    const chosen = await choosePipeline({
-      projectRoot: args.projectRoot,
-      latheHome: context.latheHome,
-      name: values.pipeline ?? "default",
-      verify: values.verify,
-    });
-    if (!chosen.ok) return failed(io, chosen.error);
-    pipeline = chosen.pipeline;
-    for (const notice of chosen.notices) io.stderr(`lathe cloud: ${notice}\n`);
-  }
+  for (const notice of chosen.notices) io.stderr(`lathe cloud: ${notice}\n`);
   const prepared = await prepareTask(
     {
       prompt,
@@ -56,9 +53,9 @@ export async function submitCloudTask(context: CloudContext, prompt: string): Pr
       steps: values.step,
       model: values.model,
       approvalMode,
-      priority: numbers.priority ?? 0,
-      timeoutSeconds: numbers.timeout ?? 3600,
-      maxRetries: numbers.retries ?? 2,
+      priority: numbers.priority ?? taskDefaults.priority,
+      timeoutSeconds: numbers.timeout ?? taskDefaults.timeoutSeconds,
+      maxRetries: numbers.retries ?? taskDefaults.maxRetries,
       bundleCapBytes: (numbers.bundleCap ?? 50) * 1024 * 1024,
       forceCloud: values.cloud === true,
       pipeline,

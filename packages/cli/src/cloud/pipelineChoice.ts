@@ -33,6 +33,29 @@ export async function choosePipeline(request: {
   };
 }
 
+/**
+ * The pipeline a submitted task runs, if any: the one named, else `default` when best-of-N or a
+ * check asks for one (both need a coder and a review); none for a plain task.
+ */
+export async function pipelineForTask(request: {
+  projectRoot: string;
+  latheHome: string;
+  pipeline?: string;
+  attempts: number;
+  verify?: string;
+}): Promise<
+  { ok: true; pipeline: PipelineSpec | undefined; notices: string[] } | { ok: false; error: LatheErrorInfo }
+> {
+  const wanted = request.pipeline !== undefined || request.attempts > 1 || request.verify !== undefined;
+  if (!wanted) return { ok: true, pipeline: undefined, notices: [] };
+  return choosePipeline({
+    projectRoot: request.projectRoot,
+    latheHome: request.latheHome,
+    name: request.pipeline ?? "default",
+    verify: request.verify,
+  });
+}
+
 /** The user's `agentModels` setting, each a model id. */
 function agentModelsOf(
   latheHome: string,

@@ -12,6 +12,9 @@ import {
 } from "@lathe/cloud";
 import type { LatheErrorInfo } from "@lathe/protocol";
 
+/** What a task gets when its face does not say (`lathe cloud submit` without the flags). */
+export const taskDefaults = { priority: 0, timeoutSeconds: 3600, maxRetries: 2 } as const;
+
 /** A task as any face asks for it (the CLI's flags, the web form, the terminal's `/cloud`). */
 export interface TaskRequest {
   prompt: string;

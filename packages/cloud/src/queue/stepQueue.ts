@@ -23,7 +23,10 @@ export const queueTimings = {
   /** The poll while NOTIFY is down (and the backstop for released and retried jobs). */
   pollingIntervalSeconds: 0.5,
   notifyPollingIntervalSeconds: 1,
-  /** Flow dependencies resolved this often, besides right after a step completes. */
+  /**
+   * pg-boss flows resolved this often: Lathe queues a step itself once its dependencies are done,
+   * so only the flows of tasks queued before it did are left to this.
+   */
   flowIntervalSeconds: 1,
   /** Expired jobs found this often. */
   superviseIntervalSeconds: 2,

@@ -107,15 +107,11 @@ export async function startCloudWorker(
       .catch(() => undefined);
   }, housekeepingMs);
   const workIds: string[] = [];
-  // A finished step's successors are queued in the transaction that finished it; the fetch of this
-  // worker is woken at once, and a pg-boss flow left by an older version resolved as before.
-  const handOff = () =>
-    void boss
-      .resolveFlow()
-      .then(() => {
-        for (const id of workIds) boss.notifyWorker(id);
-      })
-      .catch(() => undefined);
+  // A finished step's successors are queued in the transaction that finished it: this worker's
+  // fetch is woken at once for them rather than at its next poll.
+  const handOff = () => {
+    for (const id of workIds) boss.notifyWorker(id);
+  };
   const work = (queue: string, concurrency: number) =>
     boss.work(
       queue,

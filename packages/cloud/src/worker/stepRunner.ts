@@ -103,9 +103,10 @@ async function attempt(
     const id = randomUUID();
     logs.add(() => appendEvent(pool, { ...event, id, taskId: task.id, stepIndex: step.index, deviceId }));
   };
-  const refused =
-    refusedSettings(task) ??
-    refusedSettings({ approvalMode: task.approvalMode, model: step.agent?.model ?? null });
+  const refused = refusedSettings({
+    approvalMode: task.approvalMode,
+    model: step.agent?.model ?? task.model,
+  });
   if (refused !== undefined) return { ok: false, error: refused, retryable: false };
   const startedAt = task.startedAt ?? task.createdAt;
   const timeLeft = timeLeftMs(task.budget, startedAt, new Date());
